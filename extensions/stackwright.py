@@ -1,0 +1,347 @@
+"""Jinja extension for the Stackwright template.
+
+Copier loads this file (through copier-template-extensions) for every render.
+It reads the facts from their single sources and exposes them to copier.yml
+and to the files under template/:
+
+- schema/stackwright.schema.json: the allowed values and cross-field rules;
+- extensions/versions.json: every package version a generated project pins;
+- BUILT below: what this release can generate (a subset of what is valid);
+- LAYOUTS below: where each file lives for each architecture.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, pass_context
+from jinja2.ext import Extension
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_PATH = ROOT / "schema" / "stackwright.schema.json"
+VERSIONS_PATH = ROOT / "extensions" / "versions.json"
+
+SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
+VERSIONS: dict[str, Any] = json.loads(VERSIONS_PATH.read_text())
+
+# Copier question -> where its value lives in stackwright.json.
+QUESTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "packageManager": ("packageManager",),
+    "runtime": ("runtime",),
+    "language": ("language",),
+    "framework": ("framework",),
+    "architecture": ("architecture",),
+    "databaseEngine": ("database", "engine"),
+    "databaseAdapter": ("database", "adapter"),
+}
+NO_DATABASE = "none"
+
+# What this release generates. The schema allows more; the rest is refused at
+# question time with a "not built yet" message until a later release adds it.
+BUILT: dict[str, list[str]] = {
+    "packageManager": ["npm", "pnpm", "bun", "yarn"],
+    "runtime": ["node"],
+    "language": ["typescript"],
+    "framework": ["express"],
+    "architecture": ["mvc", "feature"],
+    "databaseEngine": [NO_DATABASE, "postgresql", "mysql", "mongodb"],
+    "databaseAdapter": ["drizzle", "mongoose"],
+}
+
+# The answer `--defaults` gives when it is allowed for the parent answer.
+PREFERRED: dict[str, str] = {
+    "packageManager": "npm",
+    "runtime": "node",
+    "language": "typescript",
+    "framework": "express",
+    "architecture": "feature",
+    "databaseEngine": "postgresql",
+    "databaseAdapter": "drizzle",
+}
+
+# Where each file lives, relative to rootDir. Keys are what templates call
+# place() and import_path() with; one content file serves both layouts.
+_COMMON = {
+    "src": "src",
+    "tests": "tests",
+    "app": "src/app.ts",
+    "server": "src/server.ts",
+    "health_test": "tests/health.test.ts",
+    "env_test": "tests/env.test.ts",
+}
+LAYOUTS: dict[str, dict[str, str]] = {
+    "mvc": {
+        **_COMMON,
+        "env": "src/config/env.ts",
+        "database": "src/config/database.ts",
+        "migrate": "src/db/migrate.ts",
+        "http_error": "src/utils/http-error.ts",
+        "error_handler": "src/middlewares/error-handler.ts",
+        "not_found": "src/middlewares/not-found.ts",
+        "routes": "src/routes/index.ts",
+        "health_routes": "src/routes/health.routes.ts",
+        "health_controller": "src/controllers/health.controller.ts",
+    },
+    "feature": {
+        **_COMMON,
+        "env": "src/shared/config/env.ts",
+        "database": "src/shared/database/database.ts",
+        "migrate": "src/shared/database/migrate.ts",
+        "http_error": "src/shared/errors/http-error.ts",
+        "error_handler": "src/shared/middlewares/error-handler.ts",
+        "not_found": "src/shared/middlewares/not-found.ts",
+        "routes": "src/modules/index.ts",
+        "health_routes": "src/modules/health/health.routes.ts",
+        "health_controller": "src/modules/health/health.controller.ts",
+    },
+}
+
+
+# --- the schema's rules, read from the schema itself -------------------------
+
+
+def _const_path(node: dict[str, Any], path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], Any]:
+    """Find the single `const` (or `enum`) an if/then branch constrains, and its path."""
+    for key, sub in node.get("properties", {}).items():
+        if "const" in sub:
+            return path + (key,), [sub["const"]]
+        if "enum" in sub:
+            return path + (key,), sub["enum"]
+        found = _const_path(sub, path + (key,))
+        if found[0]:
+            return found
+    return (), None
+
+
+def schema_rules(schema: dict[str, Any] = SCHEMA) -> dict[str, tuple[str, dict[str, list[str]]]]:
+    """{child question: (parent question, {parent value: allowed child values})}."""
+    by_field = {field: question for question, field in QUESTION_FIELDS.items()}
+    rules: dict[str, tuple[str, dict[str, list[str]]]] = {}
+    for rule in schema.get("allOf", []):
+        parent_path, parent_values = _const_path(rule["if"])
+        child_path, allowed = _const_path(rule["then"])
+        parent, child = by_field[parent_path], by_field[child_path]
+        rules.setdefault(child, (parent, {}))[1][parent_values[0]] = allowed
+    return rules
+
+
+def schema_enum(question: str, schema: dict[str, Any] = SCHEMA) -> list[str]:
+    """Every value the schema allows for a question's field, whatever the parent."""
+    node = schema
+    for key in QUESTION_FIELDS[question]:
+        node = node["properties"][key]
+    values = list(node["enum"])
+    return [NO_DATABASE, *values] if question == "databaseEngine" else values
+
+
+RULES = schema_rules()
+
+
+def allowed(question: str, parent_value: str | None = None) -> list[str]:
+    """Values the schema allows for a question, given its parent's answer."""
+    if question not in RULES:
+        return schema_enum(question)
+    _parent, table = RULES[question]
+    return list(table.get(parent_value, []))
+
+
+def refusal(question: str, value: str, parent_value: str | None = None) -> str:
+    """Why `value` cannot be chosen ("" when it can): names field, value and what is allowed."""
+    valid = allowed(question, parent_value)
+    offer = [v for v in valid if v in BUILT[question]]
+    choose = " or ".join(offer) if offer else "another value"
+    if value not in valid:
+        parent = RULES[question][0] if question in RULES else None
+        where = f" on {parent} '{parent_value}'" if parent else ""
+        return f"{question} '{value}' is not available{where}; choose {choose}"
+    if value not in BUILT[question]:
+        return f"{question} '{value}' is not built yet in this release of Stackwright; choose {choose}"
+    return ""
+
+
+def choices(question: str, parent_value: str | None = None) -> str:
+    """Copier choices (as JSON, which is YAML) with a per-choice validator for refused ones."""
+    return json.dumps(
+        {
+            value: {"value": value, "validator": refusal(question, value, parent_value)}
+            for value in schema_enum(question)
+        }
+    )
+
+
+def default_for(question: str, parent_value: str | None = None) -> str:
+    """A default that is valid and built for every parent answer."""
+    offer = [v for v in allowed(question, parent_value) if v in BUILT[question]]
+    if PREFERRED[question] in offer:
+        return PREFERRED[question]
+    return offer[0] if offer else ""
+
+
+# --- free-text answers --------------------------------------------------------
+
+_NODE_BUILTINS = {
+    "assert", "async_hooks", "buffer", "child_process", "cluster", "console", "constants",
+    "crypto", "dgram", "diagnostics_channel", "dns", "domain", "events", "fs", "http", "http2",
+    "https", "inspector", "module", "net", "os", "path", "perf_hooks", "process", "punycode",
+    "querystring", "readline", "repl", "stream", "string_decoder", "sys", "timers", "tls",
+    "trace_events", "tty", "url", "util", "v8", "vm", "wasi", "worker_threads", "zlib",
+    "node_modules", "favicon.ico",
+}
+
+
+def npm_name_problem(name: Any) -> str:
+    """Why `name` is not a valid new npm package name ("" when it is)."""
+    name = str(name)
+    head = f"projectName '{name}'"
+    if not name:
+        return "projectName must not be empty"
+    if len(name) > 214:
+        return f"{head} is longer than 214 characters"
+    if name != name.strip():
+        return f"{head} must not start or end with spaces"
+    if name.lower() != name:
+        return f"{head} must be lowercase"
+    if name in _NODE_BUILTINS:
+        return f"{head} is a reserved name (a Node.js core module or npm name)"
+    match = re.fullmatch(r"(?:@([^/]*)/)?([^/]*)", name)
+    if not match:
+        return f"{head} may contain one '/' only, as in '@scope/name'"
+    for part in filter(lambda p: p is not None, match.groups()):
+        if not re.fullmatch(r"[a-z0-9-][a-z0-9._-]*", part):
+            return (
+                f"{head} may use only a-z, 0-9, '-', '.' and '_', and must not start with '.' or '_'"
+            )
+    return ""
+
+
+def npm_name(folder: Any) -> str:
+    """A valid npm package name made from a folder name (the projectName default)."""
+    name = re.sub(r"[^a-z0-9._-]+", "-", str(folder).lower()).lstrip("._-").rstrip("-")[:214]
+    return name if name and not npm_name_problem(name) else "stackwright-app"
+
+
+def root_dir_problem(root_dir: Any) -> str:
+    """Why `root_dir` is not a usable rootDir ("" when it is)."""
+    value = str(root_dir)
+    head = f"rootDir '{value}'"
+    hint = "use a relative folder such as '.' or 'apps/api'"
+    if value == ".":
+        return ""
+    if not value:
+        return f"rootDir must not be empty; {hint}"
+    if "\\" in value:
+        return f"{head} must use '/' and no backslashes; {hint}"
+    if value.startswith("/") or re.match(r"[A-Za-z]:", value):
+        return f"{head} must be relative to stackwright.json, not absolute; {hint}"
+    segments = value.split("/")
+    if ".." in segments:
+        return f"{head} must not leave the project with '..'; {hint}"
+    if "" in segments or "." in segments:
+        return f"{head} has an empty or '.' segment; {hint}"
+    return ""
+
+
+def release_version(commit: Any) -> str:
+    """The template release (from its git tag, e.g. 'v1.2.0-3-gabc') as MAJOR.MINOR.PATCH."""
+    match = re.match(r"v?(\d+)\.(\d+)\.(\d+)", str(commit or ""))
+    return ".".join(str(int(p)) for p in match.groups()) if match else "0.0.0"
+
+
+# --- paths and packages, for the rendered files ------------------------------
+
+
+def _in_root(context: Any, relpath: str) -> str:
+    root = context.get("rootDir", ".")
+    return relpath if root in ("", ".") else posixpath.join(root, relpath)
+
+
+@pass_context
+def place(context: Any, key: str) -> str:
+    """Path of a layout file for the chosen architecture and rootDir."""
+    return _in_root(context, LAYOUTS[context["architecture"]][key])
+
+
+@pass_context
+def import_path(context: Any, from_key: str, to_key: str) -> str:
+    """ESM import specifier (NodeNext: '.js' suffix) from one layout file to another."""
+    layout = LAYOUTS[context["architecture"]]
+    source, target = layout[from_key], layout[to_key]
+    rel = posixpath.relpath(target, posixpath.dirname(source))
+    rel = rel if rel.startswith(".") else f"./{rel}"
+    return re.sub(r"\.ts$", ".js", rel)
+
+
+@pass_context
+def dependencies(context: Any, kind: str) -> dict[str, str]:
+    """{package: exact version} for 'runtime' or 'dev', sorted like npm writes them."""
+    names = list(VERSIONS["baseDependencies"][kind])
+    if context.get("databaseEngine", NO_DATABASE) != NO_DATABASE:
+        stack = f"{context['databaseEngine']}/{context['databaseAdapter']}"
+        names += VERSIONS["adapterDependencies"][stack][kind]
+    return {name: VERSIONS["packages"][name] for name in sorted(set(names))}
+
+
+def _import_order(line: str) -> tuple[int, int, str]:
+    """Biome's import order: node: builtins, packages, then paths, farthest first."""
+    source = re.search(r'from "([^"]+)"', line)
+    spec = source.group(1) if source else line
+    if spec.startswith("node:"):
+        return (0, 0, spec)
+    if not spec.startswith("."):
+        return (1, 0, spec)
+    return (2, -spec.count("../"), spec)
+
+
+def sort_imports(block: str) -> str:
+    """Sort single-line import statements the way Biome's organizeImports does.
+
+    Relative paths differ between layouts, so their order does too.
+    """
+    lines = [line for line in block.strip("\n").split("\n") if line.strip()]
+    return "\n".join(sorted(lines, key=_import_order))
+
+
+def db_name(project_name: Any) -> str:
+    """A database name made from the npm package name ('@acme/my-api' -> 'my_api')."""
+    return re.sub(r"[^a-z0-9_]+", "_", str(project_name).split("/")[-1].lower()).strip("_") or "app"
+
+
+def package_manager_field(manager: str) -> str:
+    """Value of package.json's packageManager field ("" for npm, which needs none)."""
+    version = VERSIONS["packageManagers"].get(manager)
+    return f"{manager}@{version}" if version else ""
+
+
+def run_command(manager: str, script: str) -> str:
+    """How the chosen package manager runs a package.json script."""
+    return f"npm run {script}" if manager == "npm" else f"{manager} run {script}"
+
+
+class StackwrightExtension(Extension):
+    """Adds Stackwright's globals and filters to Copier's Jinja environment."""
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        environment.globals.update(
+            choices=choices,
+            default_for=default_for,
+            place=place,
+            import_path=import_path,
+            dependencies=dependencies,
+            versions=VERSIONS,
+            schema_text=SCHEMA_PATH.read_text,
+            package_manager_field=package_manager_field,
+            run_command=run_command,
+        )
+        environment.filters.update(
+            npm_name=npm_name,
+            npm_name_problem=npm_name_problem,
+            root_dir_problem=root_dir_problem,
+            release_version=release_version,
+            sort_imports=sort_imports,
+            db_name=db_name,
+        )
