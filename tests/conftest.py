@@ -1,0 +1,132 @@
+"""Shared fixtures: rendering the template, installing generated projects, real databases."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from copier import run_copy
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / ".cache"
+NPM_CACHE = CACHE / "npm"
+NODE_DEPS = CACHE / "node-deps"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+sys.path.insert(0, str(REPO / "extensions"))
+sys.path.insert(0, str(REPO / "hooks"))
+
+
+def render(dst: Path, **answers: object) -> Path:
+    """Render the working tree of the template into dst with the given answers."""
+    run_copy(
+        str(REPO),
+        str(dst),
+        data=answers,
+        defaults=True,
+        unsafe=True,
+        vcs_ref="HEAD",  # the working tree, never a release tag of this repo
+        quiet=True,
+    )
+    return dst
+
+
+def copier_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the copier command line as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "copier", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: int = 600) -> str:
+    """Run a command; on failure, fail the test with its output."""
+    done = subprocess.run(
+        cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )
+    if done.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def install_node_modules(project: Path) -> Path:
+    """Install the project's dependency set once, and link the project to it.
+
+    Generated variants with the same package.json dependencies share one real
+    `npm install`, keyed by a hash of those dependencies.
+    """
+    manifest = json.loads((project / "package.json").read_text())
+    deps = {k: manifest.get(k, {}) for k in ("dependencies", "devDependencies")}
+    key = hashlib.sha256(json.dumps(deps, sort_keys=True).encode()).hexdigest()[:16]
+    home = NODE_DEPS / key
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one installer per set across xdist workers
+        if not (home / "node_modules" / ".installed").exists():
+            (home / "package.json").write_text(json.dumps({"name": "deps", "private": True, "type": "module", **deps}))
+            run(
+                ["npm", "install", "--no-audit", "--no-fund", "--prefer-offline", "--cache", str(NPM_CACHE)],
+                cwd=home,
+            )
+            (home / "node_modules" / ".installed").write_text(key)
+    link = project / "node_modules"
+    if not link.exists():
+        link.symlink_to(home / "node_modules", target_is_directory=True)
+    return home / "node_modules"
+
+
+def _server_up(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def require_server(name: str, port: int) -> None:
+    """Fail loudly in CI when a database server is missing; skip, saying why, elsewhere."""
+    if _server_up(port):
+        return
+    message = f"{name} is not listening on 127.0.0.1:{port}"
+    if IN_CI:
+        pytest.fail(message + " (CI must start it: see .ci/run)")
+    pytest.skip(message + "; start it to run this test (see DEVELOPERS.md)")
+
+
+def _unique_db_name() -> str:
+    return f"sw_test_{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def postgres_url():
+    """A fresh, uniquely named PostgreSQL database, dropped afterwards."""
+    require_server("PostgreSQL", 5432)
+    name = _unique_db_name()
+    psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-qc"]
+    subprocess.run([*psql, f"create database {name}"], check=True, capture_output=True)
+    yield f"postgres://postgres@127.0.0.1:5432/{name}"
+    subprocess.run([*psql, f"drop database if exists {name} with (force)"], check=True, capture_output=True)
+
+
+@pytest.fixture
+def mysql_url():
+    """A fresh, uniquely named MariaDB database, dropped afterwards."""
+    require_server("MariaDB", 3306)
+    name = _unique_db_name()
+    mariadb = [shutil.which("mariadb") or "mysql", "-h", "127.0.0.1", "-uroot", "-e"]
+    subprocess.run([*mariadb, f"create database {name}"], check=True, capture_output=True)
+    yield f"mysql://root@127.0.0.1:3306/{name}"
+    subprocess.run([*mariadb, f"drop database if exists {name}"], check=True, capture_output=True)
