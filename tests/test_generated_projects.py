@@ -1,0 +1,122 @@
+"""Generated projects really install, type-check, lint, pass their own tests and serve."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import install_node_modules, render, run
+
+ARCHITECTURES = ["mvc", "feature"]
+DATABASES = {"none": None, "postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
+CLOSED_PORT_URLS = {
+    "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
+    "mysql": "mysql://root@127.0.0.1:1/mysql",
+}
+
+
+def generate(tmp_path: Path, architecture: str, engine: str) -> Path:
+    answers = {"architecture": architecture, "databaseEngine": engine}
+    if DATABASES[engine]:
+        answers["databaseAdapter"] = DATABASES[engine]
+    project = render(tmp_path / f"{architecture}-{engine}", projectName=f"api-{architecture}-{engine}", **answers)
+    install_node_modules(project)
+    return project
+
+
+@pytest.mark.parametrize("engine", list(DATABASES))
+@pytest.mark.parametrize("architecture", ARCHITECTURES)
+def test_project_typechecks_lints_and_passes_its_tests(tmp_path, architecture, engine):
+    project = generate(tmp_path, architecture, engine)
+    run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
+    run(["npx", "--no-install", "biome", "check", "."], cwd=project)
+    output = run(["npx", "--no-install", "vitest", "run"], cwd=project)
+    assert "failed" not in output.lower()
+    run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
+    assert (project / "dist" / "server.js").is_file()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+class Server:
+    """The project's compiled server, started for real with `node dist/server.js`."""
+
+    def __init__(self, project: Path, database_url: str):
+        self.port = free_port()
+        env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1", "DATABASE_URL": database_url}
+        self.process = subprocess.Popen(
+            ["node", "dist/server.js"], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"server exited early: {self.process.stdout.read()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        pytest.fail("server did not start listening within 20 s")
+
+    def get(self, path: str) -> tuple[int, dict]:
+        return get(f"http://127.0.0.1:{self.port}{path}")
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=15)
+
+
+@pytest.fixture
+def database_url(request):
+    return request.getfixturevalue(f"{request.param}_url")
+
+
+@pytest.mark.parametrize(
+    ("engine", "database_url"), [("postgresql", "postgres"), ("mysql", "mysql")], indirect=["database_url"]
+)
+@pytest.mark.parametrize("architecture", ARCHITECTURES)
+def test_readiness_against_the_real_database(tmp_path, architecture, engine, database_url):
+    project = generate(tmp_path, architecture, engine)
+    run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
+
+    server = Server(project, database_url)
+    assert server.get("/health") [0] == 200
+    assert server.get("/health/ready") == (200, {"status": "ready", "database": "up"})
+    assert server.stop() == 0, "SIGTERM must shut the server down cleanly"
+
+    server = Server(project, CLOSED_PORT_URLS[engine])
+    status, body = server.get("/health/ready")
+    assert (status, body["database"]) == (503, "down")
+    assert server.get("/health")[0] == 200
+    assert server.stop() == 0
+
+
+def test_a_bad_environment_stops_the_server_with_a_clear_message(tmp_path):
+    project = generate(tmp_path, "feature", "postgresql")
+    run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
+    env = {**os.environ, "DATABASE_URL": "not a url", "PORT": "eighty"}
+    done = subprocess.run(["node", "dist/server.js"], cwd=project, env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1].startswith("Invalid environment: ")
+    assert "PORT" in done.stderr and "DATABASE_URL: must be a postgres:// URL" in done.stderr
+    assert "at " not in done.stderr  # no stack trace
