@@ -1,0 +1,70 @@
+"""Time `copier copy --defaults` of Stackwright against a trivial 10-file template.
+
+Both templates are git repositories rendered through the copier command line,
+alternately, in one run; the script prints the medians and their ratio.
+
+    .venv/bin/python benchmarks/copy_speed.py [ROUNDS]
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args],
+        cwd=cwd, check=True, capture_output=True,
+    )
+
+
+def trivial_template(root: Path) -> Path:
+    """A Copier floor: one question and ten small templated files."""
+    template = root / "trivial"
+    (template / "template").mkdir(parents=True)
+    (template / "copier.yml").write_text("_subdirectory: template\nname:\n  type: str\n  default: demo\n")
+    for i in range(10):
+        (template / "template" / f"file{i}.txt.jinja").write_text(f"{{{{ name }}}} file {i}\n")
+    git(template, "init", "-q")
+    git(template, "add", "-A")
+    git(template, "commit", "-qm", "trivial")
+    return template
+
+
+def copy_seconds(template: Path, destination: Path) -> float:
+    shutil.rmtree(destination, ignore_errors=True)
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD",
+         str(template), str(destination)],
+        check=True, capture_output=True,
+    )
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        trivial = trivial_template(root)
+        ours, floor = [], []
+        for _ in range(rounds):
+            floor.append(copy_seconds(trivial, root / "out-trivial"))
+            ours.append(copy_seconds(REPO, root / "out-stackwright"))
+        files = sum(1 for p in (root / "out-stackwright").rglob("*") if p.is_file())
+    ours_s, floor_s = statistics.median(ours), statistics.median(floor)
+    print(f"trivial template (10 files): median {floor_s:.3f} s over {rounds} runs")
+    print(f"stackwright --defaults ({files} files): median {ours_s:.3f} s over {rounds} runs")
+    print(f"ratio stackwright / trivial: {ours_s / floor_s:.2f}")
+
+
+if __name__ == "__main__":
+    main()
