@@ -79,6 +79,13 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "env": "src/config/env.ts",
         "database": "src/config/database.ts",
         "migrate": "src/db/migrate.ts",
+        "schema_index": "src/db/schema/index.ts",
+        "relations": "src/db/schema/relations.ts",
+        "timestamps": "src/db/schema/timestamps.ts",
+        "constants": "src/config/constants.ts",
+        "types": "src/types/index.ts",
+        "model_index": "src/models/index.ts",
+        "sync_indexes": "src/scripts/sync-indexes.ts",
         "http_error": "src/utils/http-error.ts",
         "error_handler": "src/middlewares/error-handler.ts",
         "not_found": "src/middlewares/not-found.ts",
@@ -91,6 +98,13 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "env": "src/shared/config/env.ts",
         "database": "src/shared/database/database.ts",
         "migrate": "src/shared/database/migrate.ts",
+        "schema_index": "src/shared/database/schema.ts",
+        "relations": "src/shared/database/relations.ts",
+        "timestamps": "src/shared/database/timestamps.ts",
+        "constants": "src/shared/constants.ts",
+        "types": "src/shared/types.ts",
+        "model_index": "src/shared/database/models.ts",
+        "sync_indexes": "src/shared/database/sync-indexes.ts",
         "http_error": "src/shared/errors/http-error.ts",
         "error_handler": "src/shared/middlewares/error-handler.ts",
         "not_found": "src/shared/middlewares/not-found.ts",
@@ -99,6 +113,98 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "health_controller": "src/modules/health/health.controller.ts",
     },
 }
+
+
+# Files at the project root whatever rootDir is (tools look for them there).
+PROJECT_ROOT_FILES = {"drizzle_config": "drizzle.config.ts"}
+
+# --- data-model bundles --------------------------------------------------------
+
+# Models of each bundle, in dependency order (a model comes after those it references).
+BUNDLES: dict[str, list[str]] = {
+    "auth": ["user", "session", "refresh-token", "otp"],
+    "banking-app": ["user", "account", "transaction", "ledger"],
+    "blog-app": ["user", "category", "post", "comment", "post-like", "comment-like"],
+}
+MODEL_ORDER = [
+    "user", "session", "refresh-token", "otp", "account", "transaction", "ledger",
+    "category", "post", "comment", "post-like", "comment-like",
+]
+# Mongoose embeds likes in posts and comments, so it has no like models.
+RELATIONAL_ONLY = {"post-like", "comment-like"}
+# The feature module each model lives in.
+MODEL_MODULES = {
+    "user": "users", "session": "auth", "refresh-token": "auth", "otp": "auth",
+    "account": "accounts", "transaction": "transactions", "ledger": "ledgers",
+    "category": "categories", "post": "posts", "comment": "comments",
+    "post-like": "posts", "comment-like": "comments",
+}
+
+
+def bundle_models(bundle: str, adapter: str | None) -> list[str]:
+    """Models a bundle has for an adapter."""
+    return [m for m in BUNDLES[bundle] if adapter != "mongoose" or m not in RELATIONAL_ONLY]
+
+
+def _title(key: str) -> str:
+    return "".join(part.capitalize() for part in key.split("-"))
+
+
+def model_choices(bundles: Any, adapter: Any) -> str:
+    """Choices of the `models` question: 'bundle/model' items of the chosen bundles."""
+    items = {
+        f"{bundle}: {_title(model)}": f"{bundle}/{model}"
+        for bundle in BUNDLES
+        if bundle in (bundles or [])
+        for model in bundle_models(bundle, adapter)
+    }
+    return json.dumps(items)
+
+
+def all_model_items(bundles: Any, adapter: Any) -> str:
+    """Default of the `models` question: every model of the chosen bundles (their index template)."""
+    return json.dumps(list(json.loads(model_choices(bundles, adapter)).values()))
+
+
+def models_problem(items: Any, bundles: Any) -> str:
+    """Every chosen bundle needs at least one of its models.
+
+    This also makes `copier update` with a newly added bundle fall back to the
+    default (all models), since Copier drops a remembered answer that fails here.
+    """
+    chosen = {str(item).split("/")[0] for item in items or []}
+    missing = [b for b in bundles or [] if b not in chosen]
+    if missing:
+        return f"models: choose at least one model of {', '.join(missing)} (or leave the default: all)"
+    return ""
+
+
+@pass_context
+def selected_models(context: Any) -> list[str]:
+    """Model keys to generate: the union of the chosen items, in dependency order."""
+    if context.get("databaseEngine", NO_DATABASE) == NO_DATABASE:
+        return []
+    keys = {str(item).split("/")[-1] for item in context.get("models") or []}
+    adapter = context.get("databaseAdapter")
+    return [m for m in MODEL_ORDER if m in keys and (adapter != "mongoose" or m not in RELATIONAL_ONLY)]
+
+
+@pass_context
+def fragment_dir(context: Any) -> str:
+    """Folder of template/_fragments for the chosen stack: pg, mysql or mongoose."""
+    if context["databaseAdapter"] == "mongoose":
+        return "mongoose"
+    return {"postgresql": "pg", "mysql": "mysql"}[context["databaseEngine"]]
+
+
+def model_file(architecture: str, adapter: str, model: str) -> str:
+    """Where a model's file lives, relative to rootDir."""
+    if adapter == "mongoose":
+        folder = "src/models" if architecture == "mvc" else f"src/modules/{MODEL_MODULES[model]}"
+        return f"{folder}/{model}.model.ts"
+    if architecture == "mvc":
+        return f"src/db/schema/{model}.ts"
+    return f"src/modules/{MODEL_MODULES[model]}/{model}.schema.ts"
 
 
 # --- the schema's rules, read from the schema itself -------------------------
@@ -259,17 +365,30 @@ def _in_root(context: Any, relpath: str) -> str:
     return relpath if root in ("", ".") else posixpath.join(root, relpath)
 
 
+def _layout_path(context: Any, key: str) -> str:
+    """Path of a file relative to the project: 'model:<name>' for models, else a layout key."""
+    if key in PROJECT_ROOT_FILES:
+        return PROJECT_ROOT_FILES[key]
+    if key.startswith("model:"):
+        model = key[len("model:") :]
+        if not model:  # Copier renders a `yield` path once before binding its variable
+            return ""
+        relpath = model_file(context["architecture"], context["databaseAdapter"], model)
+    else:
+        relpath = LAYOUTS[context["architecture"]][key]
+    return _in_root(context, relpath)
+
+
 @pass_context
 def place(context: Any, key: str) -> str:
-    """Path of a layout file for the chosen architecture and rootDir."""
-    return _in_root(context, LAYOUTS[context["architecture"]][key])
+    """Path of a layout file (or 'model:<name>') for the chosen architecture and rootDir."""
+    return _layout_path(context, key)
 
 
 @pass_context
 def import_path(context: Any, from_key: str, to_key: str) -> str:
     """ESM import specifier (NodeNext: '.js' suffix) from one layout file to another."""
-    layout = LAYOUTS[context["architecture"]]
-    source, target = layout[from_key], layout[to_key]
+    source, target = _layout_path(context, from_key), _layout_path(context, to_key)
     rel = posixpath.relpath(target, posixpath.dirname(source))
     rel = rel if rel.startswith(".") else f"./{rel}"
     return re.sub(r"\.ts$", ".js", rel)
@@ -328,6 +447,11 @@ class StackwrightExtension(Extension):
         super().__init__(environment)
         environment.globals.update(
             choices=choices,
+            bundle_names=lambda: json.dumps(list(BUNDLES)),
+            model_choices=model_choices,
+            all_model_items=all_model_items,
+            selected_models=selected_models,
+            fragment_dir=fragment_dir,
             default_for=default_for,
             place=place,
             import_path=import_path,
@@ -344,4 +468,5 @@ class StackwrightExtension(Extension):
             release_version=release_version,
             sort_imports=sort_imports,
             db_name=db_name,
+            models_problem=models_problem,
         )
