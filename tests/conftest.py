@@ -24,6 +24,7 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 sys.path.insert(0, str(REPO / "extensions"))
 sys.path.insert(0, str(REPO / "hooks"))
+sys.path.insert(0, str(REPO / "scripts"))
 
 
 def render(dst: Path, **answers: object) -> Path:

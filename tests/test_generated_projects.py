@@ -26,7 +26,8 @@ CLOSED_PORT_URLS = {
 def generate(tmp_path: Path, architecture: str, engine: str) -> Path:
     answers = {"architecture": architecture, "databaseEngine": engine}
     if DATABASES[engine]:
-        answers["databaseAdapter"] = DATABASES[engine]
+        # The connection layer alone; the data-model bundles have their own tests.
+        answers.update(databaseAdapter=DATABASES[engine], bundles=[], models=[])
     project = render(tmp_path / f"{architecture}-{engine}", projectName=f"api-{architecture}-{engine}", **answers)
     install_node_modules(project)
     return project

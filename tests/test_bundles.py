@@ -1,0 +1,111 @@
+"""The bundles and models questions: what each choice generates, and how bundles compose."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+import yaml
+from conftest import REPO, copier_cli, render
+from copier import run_copy, run_update
+from stackwright import BUNDLES, models_problem
+
+
+def model_files(project):
+    return sorted(p.name for p in project.rglob("*") if p.name.endswith((".schema.ts", ".model.ts")))
+
+
+def answers_file(project):
+    return yaml.safe_load((project / ".copier-answers.yml").read_text())
+
+
+def test_default_is_the_auth_bundle_with_all_its_models(tmp_path):
+    project = render(tmp_path / "api")
+    assert answers_file(project)["bundles"] == ["auth"]
+    assert answers_file(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
+    assert model_files(project) == ["otp.schema.ts", "refresh-token.schema.ts", "session.schema.ts", "user.schema.ts"]
+    assert (project / "drizzle.config.ts").is_file()
+    assert {"db:generate", "db:migrate"} <= set(json.loads((project / "package.json").read_text())["scripts"])
+
+
+def test_bundles_share_one_user_model(tmp_path):
+    project = render(tmp_path / "api", bundles=["auth", "banking-app", "blog-app"], architecture="mvc")
+    schema_dir = project / "src/db/schema"  # mvc: one <model>.ts per model, each once
+    models = sorted(p.stem for p in schema_dir.glob("*.ts"))
+    expected = {m for ms in BUNDLES.values() for m in ms} | {"index", "relations", "timestamps"}
+    assert set(models) == expected
+    entry = (schema_dir / "index.ts").read_text()
+    assert entry.count('"./user.js"') == 1
+
+
+def test_a_single_model_gives_that_models_files_only(tmp_path):
+    project = render(tmp_path / "api", bundles=["auth"], models=["auth/session"])
+    assert model_files(project) == ["session.schema.ts"]
+    entry = (project / "src/shared/database/schema.ts").read_text()
+    assert "session.schema.js" in entry and "user.schema.js" not in entry
+
+
+def test_mongoose_has_no_like_models(tmp_path):
+    project = render(
+        tmp_path / "api", databaseEngine="mongodb", databaseAdapter="mongoose", bundles=["blog-app"]
+    )
+    assert model_files(project) == [
+        "category.model.ts", "comment.model.ts", "post.model.ts", "user.model.ts"
+    ]
+    assert "db:sync-indexes" in json.loads((project / "package.json").read_text())["scripts"]
+
+
+def test_no_bundle_gives_the_connection_only(tmp_path):
+    project = render(tmp_path / "api", bundles=[], models=[])
+    assert model_files(project) == []
+    assert not (project / "drizzle.config.ts").exists()
+    assert (project / "src/shared/database/database.ts").is_file()
+
+
+def test_every_chosen_bundle_needs_one_of_its_models():
+    assert models_problem(["auth/user"], ["auth"]) == ""
+    assert "blog-app" in models_problem(["auth/user"], ["auth", "blog-app"])
+
+
+def test_a_bundle_without_models_is_refused_on_the_command_line(tmp_path):
+    done = copier_cli(
+        "copy", "--trust", "--defaults", "--vcs-ref=HEAD",
+        "--data", "bundles=[auth, blog-app]", "--data", "models=[auth/user]",
+        str(REPO), str(tmp_path / "api"),
+    )
+    assert done.returncode != 0
+    assert "models: choose at least one model of blog-app" in done.stderr.strip().splitlines()[-1]
+    assert not (tmp_path / "api").exists()
+
+
+def git(cwd, *args):
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=cwd, check=True, capture_output=True,
+    )
+
+
+def test_adding_a_bundle_through_update_adds_all_its_models(tmp_path):
+    template = tmp_path / "template"
+    shutil.copytree(REPO, template, ignore=shutil.ignore_patterns(".git", ".venv", ".cache", "__pycache__"))
+    git(template, "init", "-q")
+    git(template, "add", "-A")
+    git(template, "commit", "-qm", "v1")
+    git(template, "tag", "v1.0.0")
+    project = tmp_path / "project"
+    run_copy(str(template), str(project), defaults=True, unsafe=True, quiet=True)
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "generated")
+
+    run_update(
+        str(project), data={"bundles": ["auth", "blog-app"]}, defaults=True, unsafe=True, overwrite=True, quiet=True
+    )
+    answers = answers_file(project)
+    assert answers["bundles"] == ["auth", "blog-app"]
+    assert "blog-app/post" in answers["models"] and "auth/session" in answers["models"]
+    assert "post.schema.ts" in model_files(project) and "session.schema.ts" in model_files(project)
+    entry = (project / "src/shared/database/schema.ts").read_text()
+    assert "post.schema.js" in entry and "otp.schema.js" in entry

@@ -1,0 +1,85 @@
+"""The built registry: its shape, its freshness, and agreement with `copier copy`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from build_registry import STACKS, answers_for, build, template_names
+from conftest import REPO, render
+from jsonschema import Draft7Validator
+
+REGISTRY = REPO / "registry"
+SLUGS = ["auth", "banking-app", "blog-app"]
+VALIDATOR = Draft7Validator(json.loads((REPO / "schema" / "registry.schema.json").read_text()))
+
+EXPECTED_TEMPLATES = {
+    "auth": {"index", "otp", "user", "session", "refresh-token"},
+    "banking-app": {"index", "account", "user", "transaction", "ledger"},
+    "blog-app": {"index", "category", "user", "post", "comment", "post-like", "comment-like"},
+}
+SPEC_DEPENDENCIES = {
+    ("mysql", "drizzle"): {"runtime": {"mysql2", "drizzle-orm"}, "dev": {"drizzle-kit"}},
+    ("postgresql", "drizzle"): {"runtime": {"pg", "drizzle-orm"}, "dev": {"drizzle-kit", "@types/pg"}},
+    ("mongodb", "mongoose"): {"runtime": {"mongoose"}, "dev": set()},
+}
+
+
+def load(slug: str) -> dict:
+    return json.loads((REGISTRY / f"{slug}.json").read_text())
+
+
+def orm(slug: str, engine: str, adapter: str) -> dict:
+    return load(slug)["runtimes"]["node"]["frameworks"]["express"]["databases"][engine]["orms"][adapter]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_registry_matches_its_schema_and_the_spec(slug):
+    document = load(slug)
+    assert list(VALIDATOR.iter_errors(document)) == []
+    assert document["slug"] == slug
+    for engine, adapter in STACKS:
+        entry = orm(slug, engine, adapter)
+        expected = EXPECTED_TEMPLATES[slug] - ({"post-like", "comment-like"} if adapter == "mongoose" else set())
+        assert set(entry["templates"]) == expected
+        deps = entry["dependencies"]
+        assert {k: set(v) for k, v in deps.items()} == SPEC_DEPENDENCIES[(engine, adapter)]
+        for template in entry["templates"].values():
+            assert set(template["architectures"]) == {"mvc", "feature"}
+            for arch in template["architectures"].values():
+                assert arch["files"], "every template adds files"
+
+
+@pytest.mark.parametrize(
+    "path", ["/etc/passwd", "../x.ts", "src/../../x.ts", "a//b.ts", "a\\\\b.ts", ".."]
+)
+def test_registry_schema_rejects_unsafe_paths(path):
+    document = load("auth")
+    entry = orm("auth", "postgresql", "drizzle")["templates"]["index"]["architectures"]["mvc"]
+    entry["files"] = [{"type": "file", "path": path, "content": ""}]
+    document["runtimes"]["node"]["frameworks"]["express"]["databases"]["postgresql"]["orms"]["drizzle"][
+        "templates"
+    ]["index"]["architectures"]["mvc"] = entry
+    assert not VALIDATOR.is_valid(document)
+
+
+def test_committed_registry_is_not_stale(tmp_path):
+    for path in build(tmp_path):
+        committed = REGISTRY / path.name
+        assert committed.exists(), f"{committed} is missing: run scripts/build_registry.py"
+        assert json.loads(path.read_text()) == json.loads(committed.read_text()), (
+            f"{committed.name} is stale: run .venv/bin/python scripts/build_registry.py"
+        )
+
+
+@pytest.mark.parametrize(("engine", "adapter"), STACKS)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_copier_writes_every_registry_file_identically(tmp_path, slug, engine, adapter):
+    entry = orm(slug, engine, adapter)
+    for name, items in template_names(slug, adapter).items():
+        for architecture, spec in entry["templates"][name]["architectures"].items():
+            project = render(tmp_path / f"{name}-{architecture}", **answers_for(slug, engine, adapter, architecture, items))
+            for file in spec["files"]:
+                written = project / file["path"]
+                assert written.is_file(), f"{slug}/{name}/{architecture}: {file['path']} not written"
+                assert written.read_text() == file["content"], f"{slug}/{name}/{architecture}: {file['path']} differs"
