@@ -441,7 +441,7 @@ def package_manager_field(manager: str) -> str:
 
 def run_command(manager: str, script: str) -> str:
     """How the chosen package manager runs a package.json script."""
-    return f"npm run {script}" if manager == "npm" else f"{manager} run {script}"
+    return f"{manager} run {script}"
 
 
 class StackwrightExtension(Extension):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
 import pytest
 import yaml
+from build_registry import plain_copy
 from conftest import REPO, copier_cli, render
 from copier import run_copy, run_update
 from stackwright import BUNDLES, models_problem
@@ -88,8 +88,7 @@ def git(cwd, *args):
 
 
 def test_adding_a_bundle_through_update_adds_all_its_models(tmp_path):
-    template = tmp_path / "template"
-    shutil.copytree(REPO, template, ignore=shutil.ignore_patterns(".git", ".venv", ".cache", "__pycache__"))
+    template = plain_copy(tmp_path)
     git(template, "init", "-q")
     git(template, "add", "-A")
     git(template, "commit", "-qm", "v1")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 
 import pytest
 import yaml
+from build_registry import plain_copy
 from conftest import REPO, copier_cli, render
 from copier._main import Worker
 from jsonschema import Draft7Validator
@@ -150,9 +150,7 @@ def test_bad_data_is_refused_before_anything_is_written(tmp_path, data, message)
 @pytest.fixture(scope="module")
 def plain_template(tmp_path_factory):
     """The template without its git history, so Copier reads it in place (fast)."""
-    copy = tmp_path_factory.mktemp("template") / "stackwright"
-    shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(".git", ".venv", ".cache", "__pycache__", "node_modules"))
-    return copy
+    return plain_copy(tmp_path_factory.mktemp("template"))
 
 
 def questions_accept(template, destination, answers) -> bool:
