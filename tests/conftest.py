@@ -12,6 +12,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from copier import run_copy
@@ -39,6 +40,59 @@ def render(dst: Path, **answers: object) -> Path:
         quiet=True,
     )
     return dst
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git with a fixed identity (fresh machines have none configured)."""
+    done = subprocess.run(
+        ["git", "-c", "user.name=Stackwright Tests", "-c", "user.email=tests@stackwright.invalid", *args],
+        cwd=cwd, capture_output=True, text=True,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"git {' '.join(args)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+class TemplateRepo:
+    """A throwaway template repository made from the working tree, released with tags.
+
+    Tests tag it (v1), change it, tag it again (v2), so they never depend on
+    this repository's own tags.
+    """
+
+    def __init__(self, scratch: Path):
+        from build_registry import plain_copy
+
+        self.path = plain_copy(scratch)
+        git(self.path, "init", "-q", "-b", "main")
+
+    def edit(self, relpath: str, change: Callable[[str], str]) -> None:
+        """Change one template file's text (the change must take effect)."""
+        file = self.path / relpath
+        before = file.read_text()
+        after = change(before)
+        assert after != before, f"the edit of {relpath} changed nothing"
+        file.write_text(after)
+
+    def release(self, tag: str) -> str:
+        git(self.path, "add", "-A")
+        git(self.path, "commit", "-qm", f"release {tag}", "--allow-empty")
+        git(self.path, "tag", tag)
+        return tag
+
+
+def generate(template: TemplateRepo | Path, dst: Path, **answers: object) -> Path:
+    """`copier copy` of a template's latest release into dst, committed to a new git repo."""
+    source = template.path if isinstance(template, TemplateRepo) else template
+    run_copy(str(source), str(dst), data=answers, defaults=True, unsafe=True, quiet=True)
+    git(dst, "init", "-q", "-b", "main")
+    commit_all(dst, "generated")
+    return dst
+
+
+def commit_all(project: Path, message: str) -> None:
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", message, "--allow-empty")
 
 
 def copier_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-
 import pytest
 import yaml
-from build_registry import plain_copy
-from conftest import REPO, copier_cli, render
-from copier import run_copy, run_update
+from conftest import REPO, TemplateRepo, copier_cli, generate, render
+from copier import run_update
 from stackwright import BUNDLES, models_problem
 
 
@@ -80,24 +77,10 @@ def test_a_bundle_without_models_is_refused_on_the_command_line(tmp_path):
     assert not (tmp_path / "api").exists()
 
 
-def git(cwd, *args):
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-        cwd=cwd, check=True, capture_output=True,
-    )
-
-
 def test_adding_a_bundle_through_update_adds_all_its_models(tmp_path):
-    template = plain_copy(tmp_path)
-    git(template, "init", "-q")
-    git(template, "add", "-A")
-    git(template, "commit", "-qm", "v1")
-    git(template, "tag", "v1.0.0")
-    project = tmp_path / "project"
-    run_copy(str(template), str(project), defaults=True, unsafe=True, quiet=True)
-    git(project, "init", "-q")
-    git(project, "add", "-A")
-    git(project, "commit", "-qm", "generated")
+    template = TemplateRepo(tmp_path)
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "project")
 
     run_update(
         str(project), data={"bundles": ["auth", "blog-app"]}, defaults=True, unsafe=True, overwrite=True, quiet=True
