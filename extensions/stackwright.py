@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import yaml
 from jinja2 import Environment, pass_context
 from jinja2.ext import Extension
 
@@ -167,26 +168,73 @@ def all_model_items(bundles: Any, adapter: Any) -> str:
 
 
 def models_problem(items: Any, bundles: Any) -> str:
-    """Every chosen bundle needs at least one of its models.
+    """Every chosen bundle needs at least one of its models, and every model its bundle.
 
-    This also makes `copier update` with a newly added bundle fall back to the
-    default (all models), since Copier drops a remembered answer that fails here.
+    This also makes `copier update` that adds or removes a bundle fall back to
+    the default (all models of the chosen bundles), since Copier drops a
+    remembered answer that fails here.
     """
     chosen = {str(item).split("/")[0] for item in items or []}
     missing = [b for b in bundles or [] if b not in chosen]
     if missing:
         return f"models: choose at least one model of {', '.join(missing)} (or leave the default: all)"
+    strays = sorted(chosen - set(bundles or []))
+    if strays:
+        return f"models: {', '.join(strays)} is not a chosen bundle; choose models of {', '.join(bundles or [])}"
     return ""
+
+
+def model_keys(answers: Any) -> list[str]:
+    """Model keys that answers generate: the union of the chosen items, in dependency order."""
+    if answers.get("databaseEngine", NO_DATABASE) == NO_DATABASE:
+        return []
+    bundles = answers.get("bundles") or []
+    items = [str(item).split("/") for item in answers.get("models") or []]
+    keys = {model for bundle, model in items if bundle in bundles}
+    adapter = answers.get("databaseAdapter")
+    return [m for m in MODEL_ORDER if m in keys and (adapter != "mongoose" or m not in RELATIONAL_ONLY)]
 
 
 @pass_context
 def selected_models(context: Any) -> list[str]:
-    """Model keys to generate: the union of the chosen items, in dependency order."""
-    if context.get("databaseEngine", NO_DATABASE) == NO_DATABASE:
+    """Model keys to generate for the current answers."""
+    return model_keys(context)
+
+
+@pass_context
+def dropped_tables(context: Any) -> list[str]:
+    """Tables the next `db:generate` would drop because these answers remove Drizzle models.
+
+    Compares with the answers file in the destination, which during `copier
+    update` still holds the previous answers (Copier writes it after asking).
+    """
+    conf = context["_copier_conf"]
+    previous_file = Path(conf["dst_path"]) / conf["answers_file"]
+    if context.get("databaseAdapter") != "drizzle" or not previous_file.is_file():
         return []
-    keys = {str(item).split("/")[-1] for item in context.get("models") or []}
-    adapter = context.get("databaseAdapter")
-    return [m for m in MODEL_ORDER if m in keys and (adapter != "mongoose" or m not in RELATIONAL_ONLY)]
+    previous = yaml.safe_load(previous_file.read_text()) or {}
+    if (previous.get("databaseEngine"), previous.get("databaseAdapter")) != (context["databaseEngine"], "drizzle"):
+        return []
+    kept = set(model_keys(context))
+    dialect = {"postgresql": "pg", "mysql": "mysql"}[context["databaseEngine"]]
+    return [table_name(dialect, m) for m in model_keys(previous) if m not in kept]
+
+
+def table_name(dialect: str, model: str) -> str:
+    """A model's table name, read from its fragment, where it is defined."""
+    fragment = (ROOT / "template" / "_fragments" / dialect / f"{model}.ts.jinja").read_text()
+    return re.search(r'(?:pg|mysql)Table\(\s*"([a-z_]+)"', fragment).group(1)
+
+
+def drop_tables_problem(confirmed: Any, tables: list[str]) -> str:
+    """Refuse an update that removes models unless the user confirms it."""
+    if tables and not confirmed:
+        return (
+            f"dropModelTables: the next db:generate would drop the removed models' tables "
+            f"({', '.join(tables)}); answer true to confirm, or false and keep those models "
+            "(see README: Removing models)"
+        )
+    return ""
 
 
 @pass_context
@@ -455,6 +503,7 @@ class StackwrightExtension(Extension):
             model_choices=model_choices,
             all_model_items=all_model_items,
             selected_models=selected_models,
+            dropped_tables=dropped_tables,
             fragment_dir=fragment_dir,
             default_for=default_for,
             place=place,
@@ -473,4 +522,5 @@ class StackwrightExtension(Extension):
             sort_imports=sort_imports,
             db_name=db_name,
             models_problem=models_problem,
+            drop_tables_problem=drop_tables_problem,
         )

@@ -1,0 +1,308 @@
+"""`copier update` of generated projects: user edits survive, conflicts fail loudly,
+answers change (bundles added or removed, renamed questions), migrations stay incremental.
+
+Every scenario uses a throwaway template repository released from the working
+tree (v1.0.0, then v2.0.0 with a change), never this repository's own tags.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, run
+
+APP = "src/app.ts"
+ROUTES = "src/modules/health/health.routes.ts"
+USER_MODEL = "src/modules/users/user.schema.ts"
+
+
+def update(project: Path, *data: str) -> subprocess.CompletedProcess[str]:
+    """`copier update` as a user runs it, answering with the remembered answers and --data."""
+    args = [arg for item in data for arg in ("--data", item)]
+    return copier_cli("update", "--trust", "--defaults", *args, cwd=project)
+
+
+def answers(project: Path) -> dict:
+    return yaml.safe_load((project / ".copier-answers.yml").read_text())
+
+
+def changed_files(project: Path) -> list[str]:
+    return git(project, "status", "--porcelain").splitlines()
+
+
+def add_lines(path: Path, lines: list[str], after: str | None = None) -> list[str]:
+    """Add the user's lines to a file (after a given line, or at the end); returns them."""
+    text = path.read_text()
+    block = "".join(line + "\n" for line in lines)
+    if after is None:
+        path.write_text(text + block)
+    else:
+        assert after in text, f"{after!r} not in {path}"
+        path.write_text(text.replace(after + "\n", after + "\n" + block, 1))
+    return lines
+
+
+@pytest.fixture
+def template(tmp_path) -> TemplateRepo:
+    repo = TemplateRepo(tmp_path)
+    repo.release("v1.0.0")
+    return repo
+
+
+# --- 1. the user's own code survives ------------------------------------------------------------
+
+
+def test_user_edits_survive_a_template_release(template, tmp_path):
+    project = generate(template, tmp_path / "api")
+    assert json.loads((project / "stackwright.json").read_text())["version"] == "1.0.0"
+
+    # The user edits generated files and adds files of their own.
+    kept = {
+        ROUTES: add_lines(project / ROUTES, [
+            '  router.get("/version", (_req, res) => {',
+            '    res.json({ version: "1.4.2" });',
+            "  });",
+        ], after='  router.get("/ready", ready(checkDatabase));'),
+        USER_MODEL: add_lines(project / USER_MODEL, [
+            "",
+            "// Users are soft-deleted by the billing service.",
+            "export type UserRow = typeof users.$inferSelect;",
+        ]),
+        "README.md": add_lines(project / "README.md", ["", "## Deploying", "", "Push to main; Fly deploys it."]),
+        ".env.example": add_lines(project / ".env.example", ["STRIPE_KEY=sk_test_123"]),
+        "src/modules/billing/billing.service.ts": ["export const currency = \"EUR\";"],
+        "docs/runbook.md": ["# Runbook", "", "Page the on-call engineer."],
+    }
+    for own in ("src/modules/billing/billing.service.ts", "docs/runbook.md"):
+        (project / own).parent.mkdir(parents=True, exist_ok=True)
+        (project / own).write_text("\n".join(kept[own]) + "\n")
+    commit_all(project, "the user's work")
+
+    # The template changes elsewhere: a new middleware line in app.ts and a new README section.
+    template.edit(f"template/{{{{ place('app') }}}}.jinja", lambda s: s.replace(
+        "app.use(express.json(", 'app.disable("x-powered-by");\n  app.use(express.json(', 1))
+    template.edit("template/README.md.jinja", lambda s: s.replace(
+        "## Run it\n", "## Upgrading\n\nRun `copier update`.\n\n## Run it\n", 1))
+    template.release("v2.0.0")
+
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    for relpath, lines in kept.items():
+        text = (project / relpath).read_text()
+        missing = [line for line in lines if line and line not in text]
+        assert not missing, f"{relpath} lost the user's lines {missing}"
+    assert 'app.disable("x-powered-by");' in (project / APP).read_text()
+    assert "## Upgrading" in (project / "README.md").read_text()
+    assert not any("<<<<<<<" in p.read_text() for p in project.rglob("*") if p.is_file() and ".git" not in p.parts)
+    assert json.loads((project / "stackwright.json").read_text())["version"] == "2.0.0"
+    assert answers(project)["_commit"] == "v2.0.0"
+    install_node_modules(project)  # the merged project still type-checks
+    run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
+
+
+# --- 2. conflicts are reported, not committed -----------------------------------------------------
+
+
+def test_a_conflict_fails_the_update_and_lists_the_file(template, tmp_path):
+    project = generate(template, tmp_path / "api")
+    readme = project / "README.md"
+    readme.write_text(readme.read_text().replace("# api\n", "# Payments API\n", 1))
+    commit_all(project, "rename the title")
+    template.edit("template/README.md.jinja", lambda s: s.replace("# {{ projectName }}", "# {{ projectName }} service", 1))
+    template.release("v2.0.0")
+
+    done = update(project)
+    assert done.returncode != 0
+    report = [line for line in done.stderr.splitlines() if line.startswith(("README.md:", "copier update left"))]
+    assert report[0] == "README.md: conflict markers at line 1", done.stderr
+    assert report[1].startswith("copier update left unresolved conflicts in 1 file(s): README.md;")
+    text = readme.read_text()
+    assert "# Payments API" in text and "# api service" in text and "<<<<<<< before updating" in text
+    # Git knows the file is unmerged, so it cannot be committed by accident with `commit -a`.
+    assert "UU README.md" in changed_files(project)
+
+
+def test_no_conflict_report_when_the_template_change_merges_cleanly(template, tmp_path):
+    project = generate(template, tmp_path / "api")
+    template.edit("template/.env.example.jinja", lambda s: s + "LOG_LEVEL=info\n")
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    assert "unresolved conflicts" not in done.stderr
+    assert "LOG_LEVEL=info" in (project / ".env.example").read_text()
+
+
+# --- 3. an update without a template change is a no-op ----------------------------------------------
+
+
+@pytest.mark.parametrize("stack", [
+    {},
+    {"architecture": "mvc", "databaseEngine": "mysql", "databaseAdapter": "drizzle", "bundles": ["banking-app"]},
+    {"databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["auth", "blog-app"]},
+    {"databaseEngine": "none", "packageManager": "pnpm", "rootDir": "backend"},
+], ids=["defaults", "mysql-mvc-banking", "mongoose-two-bundles", "no-database"])
+def test_update_with_no_template_change_changes_nothing(template, tmp_path, stack):
+    project = generate(template, tmp_path / "api", **stack)
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    assert changed_files(project) == []
+
+
+# --- 4. check-update ----------------------------------------------------------------------------------
+
+
+def test_check_update_tells_when_a_newer_release_exists(template, tmp_path):
+    project = generate(template, tmp_path / "api")
+    current = copier_cli("check-update", "--output-format", "json", cwd=project)
+    assert current.returncode == 0, current.stderr
+    assert json.loads(current.stdout)["update_available"] is False
+    template.edit("template/.env.example.jinja", lambda s: s + "LOG_LEVEL=info\n")
+    template.release("v1.1.0")
+    newer = copier_cli("check-update", "--output-format", "json", cwd=project)
+    assert json.loads(newer.stdout)["update_available"] is True
+    assert json.loads(newer.stdout)["latest_version"] == "1.1.0"
+
+
+# --- 5. changing answers through update -----------------------------------------------------------------
+
+
+def test_adding_a_bundle_keeps_edits_and_regenerates_schema_and_relations(template, tmp_path):
+    project = generate(template, tmp_path / "api")
+    own = add_lines(project / USER_MODEL, ["// Indexed by email for the login form."])
+    commit_all(project, "note in the user model")
+
+    done = update(project, "bundles=[auth, blog-app]")
+    assert done.returncode == 0, done.stderr
+    assert answers(project)["bundles"] == ["auth", "blog-app"]
+    assert "blog-app/post" in answers(project)["models"]
+    assert (project / "src/modules/posts/post.schema.ts").is_file()
+    entry = (project / "src/shared/database/schema.ts").read_text()
+    assert "post.schema.js" in entry and "session.schema.js" in entry
+    relations = (project / "src/shared/database/relations.ts").read_text()
+    assert "posts" in relations and "sessions" in relations
+    assert own[0] in (project / USER_MODEL).read_text()
+
+
+def test_removing_a_bundle_is_refused_until_confirmed(template, tmp_path):
+    project = generate(template, tmp_path / "api", bundles=["auth", "blog-app"])
+    refused = update(project, "bundles=[auth]")
+    assert refused.returncode != 0
+    last = refused.stderr.strip().splitlines()[-1]
+    assert "dropModelTables:" in last and "posts" in last and "categories" in last and "users" not in last, last
+    assert changed_files(project) == []  # nothing touched
+
+    done = update(project, "bundles=[auth]", "dropModelTables=true")
+    assert done.returncode == 0, done.stderr
+    assert not (project / "src/modules/posts/post.schema.ts").exists()
+    assert answers(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
+    assert "post" not in (project / "src/shared/database/schema.ts").read_text()
+
+
+def test_removing_one_model_is_refused_with_its_table_named(template, tmp_path):
+    project = generate(template, tmp_path / "api", databaseEngine="mysql", databaseAdapter="drizzle")
+    refused = update(project, "models=[auth/user, auth/session, auth/refresh-token]")
+    assert refused.returncode != 0
+    assert "(otps)" in refused.stderr.strip().splitlines()[-1]
+
+
+def test_removing_mongoose_models_drops_no_collection_so_needs_no_confirmation(template, tmp_path):
+    project = generate(template, tmp_path / "api", databaseEngine="mongodb", databaseAdapter="mongoose",
+                       bundles=["auth", "blog-app"])
+    done = update(project, "bundles=[auth]")
+    assert done.returncode == 0, done.stderr
+    assert not list(project.rglob("post.model.ts"))
+
+
+def test_a_renamed_question_keeps_its_answer_through_a_migration(template, tmp_path):
+    project = generate(template, tmp_path / "billing", projectName="@acme/billing-api")
+
+    # Release v2 renames the question projectName to packageName everywhere...
+    for path in [template.path / "copier.yml", *(template.path / "template").rglob("*"),
+                 *(template.path / "extensions").glob("*.py")]:
+        if path.is_file() and "projectName" in path.read_text():
+            path.write_text(path.read_text().replace("projectName", "packageName"))
+    # ...and carries old answers forward with a `before` migration.
+    config = yaml.safe_load((template.path / "copier.yml").read_text())
+    config["_migrations"].append({
+        "version": "v2.0.0",
+        "command": ["{{ _copier_python }}", "{{ _copier_conf.src_path }}/hooks/migrate_answers.py",
+                    "rename-question", "projectName", "packageName"],
+        "when": "{{ _stage == 'before' }}",
+    })
+    (template.path / "copier.yml").write_text(yaml.safe_dump(config, sort_keys=False))
+    template.release("v2.0.0")
+
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    remembered = answers(project)
+    assert remembered.get("packageName") == "@acme/billing-api" and "projectName" not in remembered
+    assert json.loads((project / "package.json").read_text())["name"] == "@acme/billing-api"
+    assert changed_files(project) == [" M .copier-answers.yml", " M stackwright.json"]
+
+
+def test_a_renamed_value_keeps_its_choice_through_a_migration(tmp_path):
+    from migrate_answers import main as migrate_answers
+
+    answers_file = tmp_path / ".copier-answers.yml"
+    answers_file.write_text("# header\n_commit: v1.0.0\nbundles:\n- auth\n- blog-app\nmodels:\n- blog-app/post\n")
+    assert migrate_answers(["rename-value", "bundles", "blog-app", "blog", str(answers_file)]) == 0
+    assert answers_file.read_text().startswith("# header\n")
+    assert yaml.safe_load(answers_file.read_text())["bundles"] == ["auth", "blog"]
+    assert migrate_answers(["rename-value", "bundles", "x"]) == 2  # wrong arity: usage, nothing written
+
+
+# --- 6. adding a bundle gives an incremental migration on the real databases ----------------------------
+
+ROW_BEFORE_UPDATE = "insert into users (name, email) values ('Ada', 'ada@example.com')"
+
+
+def sql(engine: str, url: str, statement: str, refused: bool = False) -> str:
+    """Run a statement on the test database; it must succeed (or, with refused, fail)."""
+    database = url.rsplit("/", 1)[1]
+    if engine == "postgresql":
+        cmd = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", database, "-tA", "-v", "ON_ERROR_STOP=1", "-c", statement]
+    else:
+        cmd = [shutil.which("mariadb") or "mysql", "-h", "127.0.0.1", "-uroot", "-N", "-B", database, "-e", statement]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    if (done.returncode != 0) != refused:
+        pytest.fail(f"{statement!r} {'succeeded' if refused else 'failed'}: {done.stderr}")
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize("engine", ["postgresql", "mysql"])
+def test_adding_a_bundle_migrates_incrementally_and_keeps_rows(template, tmp_path, engine, request):
+    url = request.getfixturevalue("postgres_url" if engine == "postgresql" else "mysql_url")
+    env = {"DATABASE_URL": url}
+    project = generate(template, tmp_path / "api", databaseEngine=engine, databaseAdapter="drizzle")
+    install_node_modules(project)
+    run(["npm", "run", "db:generate"], cwd=project)
+    run(["npm", "run", "db:migrate"], cwd=project, env=env)
+    sql(engine, url, ROW_BEFORE_UPDATE)
+    commit_all(project, "first migration")
+    first = sorted(p.name for p in (project / "drizzle").glob("*.sql"))
+
+    done = update(project, "bundles=[auth, blog-app]")
+    assert done.returncode == 0, done.stderr
+    run(["npm", "run", "db:generate"], cwd=project)
+    new = sorted(p for p in (project / "drizzle").glob("*.sql") if p.name not in first)
+    assert len(new) == 1, f"expected one new migration, got {new}"
+    migration = new[0].read_text().lower()
+    created = sorted(line.split("`" if engine == "mysql" else '"')[1]
+                     for line in migration.splitlines() if line.startswith("create table"))
+    assert created == ["categories", "comment_likes", "comments", "post_likes", "posts"]
+    assert "drop " not in migration and "alter table `users`" not in migration and 'alter table "users"' not in migration
+    run(["npm", "run", "db:migrate"], cwd=project, env=env)
+
+    assert sql(engine, url, "select email from users") == "ada@example.com"
+    # The new tables are really there, with their foreign keys: a post needs an existing category.
+    author = sql(engine, url, "select id from users")
+    sql(engine, url, "insert into categories (name, slug) values ('News', 'news')")
+    category = sql(engine, url, "select id from categories")
+    sql(engine, url, f"insert into posts (title, slug, author_id, category_id) values ('Hi', 'hi', {author}, {category})")
+    sql(engine, url, f"insert into posts (title, slug, author_id, category_id) values ('X', 'x', {author}, 999)",
+        refused=True)
