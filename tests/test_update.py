@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, run
+from stackwright import LAYOUTS, model_file
 
-APP = "src/app.ts"
-ROUTES = "src/modules/health/health.routes.ts"
-USER_MODEL = "src/modules/users/user.schema.ts"
+USER_MODEL = model_file("feature", "drizzle", "user")  # of the default answers
 
 
 def update(project: Path, *data: str) -> subprocess.CompletedProcess[str]:
@@ -57,28 +56,35 @@ def template(tmp_path) -> TemplateRepo:
 # --- 1. the user's own code survives ------------------------------------------------------------
 
 
-def test_user_edits_survive_a_template_release(template, tmp_path):
-    project = generate(template, tmp_path / "api")
+@pytest.mark.parametrize("stack", [
+    {"architecture": "feature", "databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
+    {"architecture": "mvc", "databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["blog-app"]},
+], ids=["feature-postgresql", "mvc-mongodb"])
+def test_user_edits_survive_a_template_release(template, tmp_path, stack):
+    project = generate(template, tmp_path / "api", **stack)
     assert json.loads((project / "stackwright.json").read_text())["version"] == "1.0.0"
+    routes = LAYOUTS[stack["architecture"]]["health_routes"]
+    user_model = model_file(stack["architecture"], stack["databaseAdapter"], "user")
 
-    # The user edits generated files and adds files of their own.
+    # The user edits generated files (a route, a model, the README, .env.example)
+    # and adds files of their own.
     kept = {
-        ROUTES: add_lines(project / ROUTES, [
+        routes: add_lines(project / routes, [
             '  router.get("/version", (_req, res) => {',
             '    res.json({ version: "1.4.2" });',
             "  });",
         ], after='  router.get("/ready", ready(checkDatabase));'),
-        USER_MODEL: add_lines(project / USER_MODEL, [
+        user_model: add_lines(project / user_model, [
             "",
             "// Users are soft-deleted by the billing service.",
-            "export type UserRow = typeof users.$inferSelect;",
+            'export const USER_RETENTION = "90 days";',
         ]),
         "README.md": add_lines(project / "README.md", ["", "## Deploying", "", "Push to main; Fly deploys it."]),
         ".env.example": add_lines(project / ".env.example", ["STRIPE_KEY=sk_test_123"]),
-        "src/modules/billing/billing.service.ts": ["export const currency = \"EUR\";"],
+        "src/billing/billing.service.ts": ['export const currency = "EUR";'],
         "docs/runbook.md": ["# Runbook", "", "Page the on-call engineer."],
     }
-    for own in ("src/modules/billing/billing.service.ts", "docs/runbook.md"):
+    for own in ("src/billing/billing.service.ts", "docs/runbook.md"):
         (project / own).parent.mkdir(parents=True, exist_ok=True)
         (project / own).write_text("\n".join(kept[own]) + "\n")
     commit_all(project, "the user's work")
@@ -96,7 +102,7 @@ def test_user_edits_survive_a_template_release(template, tmp_path):
         text = (project / relpath).read_text()
         missing = [line for line in lines if line and line not in text]
         assert not missing, f"{relpath} lost the user's lines {missing}"
-    assert 'app.disable("x-powered-by");' in (project / APP).read_text()
+    assert 'app.disable("x-powered-by");' in (project / LAYOUTS[stack["architecture"]]["app"]).read_text()
     assert "## Upgrading" in (project / "README.md").read_text()
     assert not any("<<<<<<<" in p.read_text() for p in project.rglob("*") if p.is_file() and ".git" not in p.parts)
     assert json.loads((project / "stackwright.json").read_text())["version"] == "2.0.0"
@@ -186,6 +192,15 @@ def test_adding_a_bundle_keeps_edits_and_regenerates_schema_and_relations(templa
     relations = (project / "src/shared/database/relations.ts").read_text()
     assert "posts" in relations and "sessions" in relations
     assert own[0] in (project / USER_MODEL).read_text()
+
+
+def test_adding_a_model_of_a_chosen_bundle(template, tmp_path):
+    project = generate(template, tmp_path / "api", models=["auth/user", "auth/session"])
+    assert not list(project.rglob("otp.schema.ts"))
+    done = update(project, "models=[auth/user, auth/session, auth/otp]")
+    assert done.returncode == 0, done.stderr
+    assert list(project.rglob("otp.schema.ts"))
+    assert "otp.schema.js" in (project / "src/shared/database/schema.ts").read_text()
 
 
 def test_removing_a_bundle_is_refused_until_confirmed(template, tmp_path):
