@@ -487,6 +487,20 @@ def package_manager_field(manager: str) -> str:
     return f"{manager}@{version}" if version else ""
 
 
+# Installs without a lockfile: none is generated, and CI defaults refuse to write one.
+INSTALL_COMMANDS = {
+    "npm": "npm install",
+    "pnpm": "pnpm install --no-frozen-lockfile",
+    "yarn": "yarn install --no-immutable",
+    "bun": "bun install",
+}
+
+
+def install_command(manager: str) -> str:
+    """How the chosen package manager installs a fresh project."""
+    return INSTALL_COMMANDS[manager]
+
+
 def run_command(manager: str, script: str) -> str:
     """How the chosen package manager runs a package.json script."""
     return f"{manager} run {script}"
@@ -513,6 +527,7 @@ class StackwrightExtension(Extension):
             schema_text=SCHEMA_PATH.read_text,
             package_manager_field=package_manager_field,
             run_command=run_command,
+            install_command=install_command,
         )
         environment.filters.update(
             npm_name=npm_name,

@@ -1,0 +1,282 @@
+"""The generated GitHub Actions workflow, .github/workflows/ci.yml: valid for GitHub, and in
+step with the project it ships in (package manager, scripts, Node versions, database service,
+environment and migrations) for every package manager and database, with and without models.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+from conftest import render
+
+import stackwright
+
+CHECKER = Path(sys.executable).parent / "check-jsonschema"
+WORKFLOW = ".github/workflows/ci.yml"
+
+PACKAGE_MANAGERS = ["npm", "pnpm", "yarn", "bun"]
+ADAPTERS = {"postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
+BUNDLES = list(stackwright.BUNDLES)
+ARCHITECTURES = ["feature", "mvc"]
+
+# A plain install: generated projects have no lockfile, which CI defaults of pnpm and Yarn refuse.
+INSTALL = {
+    "npm": "npm install",
+    "pnpm": "pnpm install --no-frozen-lockfile",
+    "yarn": "yarn install --no-immutable",
+    "bun": "bun install",
+}
+IMAGES = {"postgresql": ("postgres:",), "mysql": ("mysql:", "mariadb:"), "mongodb": ("mongo:",)}
+PORTS = {"postgresql": 5432, "mysql": 3306, "mongodb": 27017}
+MIGRATIONS = {"drizzle": ["db:generate", "db:migrate"], "mongoose": ["db:sync-indexes"]}
+ACTIONS = {"actions/checkout", "actions/setup-node", "pnpm/action-setup", "oven-sh/setup-bun"}
+SCRIPT_RUN = re.compile(r"\b(npm|pnpm|yarn|bun) run ([^\s;&|]+)")
+
+
+def all_cases() -> dict[str, dict]:
+    """Every package manager with no database and with each engine, with and without models."""
+    cases: dict[str, dict] = {}
+    for i, pm in enumerate(PACKAGE_MANAGERS):
+        cases[f"{pm}-none"] = {"packageManager": pm, "databaseEngine": "none", "architecture": ARCHITECTURES[i % 2]}
+        for j, (engine, adapter) in enumerate(ADAPTERS.items()):
+            base = {
+                "packageManager": pm, "databaseEngine": engine, "databaseAdapter": adapter,
+                "architecture": ARCHITECTURES[(i + j) % 2],
+            }
+            cases[f"{pm}-{engine}-models"] = {**base, "bundles": [BUNDLES[(i + j) % len(BUNDLES)]]}
+            cases[f"{pm}-{engine}-no-models"] = {**base, "bundles": [], "models": []}
+    # A scoped name and a rootDir: the database name and the script paths change.
+    cases["pnpm-mysql-models"].update(projectName="@acme/shop-api", rootDir="apps/api")
+    return cases
+
+
+CASES = all_cases()
+
+
+@pytest.fixture(scope="session")
+def renders(tmp_path_factory) -> Path:
+    """A folder shared by the xdist workers of this run, so each case is rendered once."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "generated-ci"
+
+
+def rendered(renders: Path, case: str) -> Path:
+    """The project of a case, rendered by whichever worker asks first."""
+    renders.mkdir(parents=True, exist_ok=True)
+    project, done = renders / case, renders / f"{case}.done"
+    with open(renders / f"{case}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(project, ignore_errors=True)
+            render(project, **CASES[case])
+            done.touch()
+    return project
+
+
+class Generated:
+    """A rendered project with its workflow and the files the workflow must agree with."""
+
+    def __init__(self, project: Path, answers: dict):
+        self.project, self.answers = project, answers
+        self.pm = answers["packageManager"]
+        self.engine = answers["databaseEngine"]
+        self.adapter = answers.get("databaseAdapter")
+        self.text = (project / WORKFLOW).read_text()
+        self.workflow = yaml.safe_load(self.text)
+        self.workflow["on"] = self.workflow.pop(True)  # YAML 1.1 reads the key `on` as true
+        (self.job,) = self.workflow["jobs"].values()
+        self.steps = self.job["steps"]
+        self.manifest = yaml.safe_load((project / "package.json").read_text())
+        self.scripts = self.manifest["scripts"]
+        layout = stackwright.LAYOUTS[answers["architecture"]]
+        root = answers.get("rootDir", ".")
+        self.env_module = (project / root / layout["env"]).read_text()
+
+    def index(self, predicate) -> int:
+        """Position of the only step that satisfies predicate."""
+        found = [i for i, step in enumerate(self.steps) if predicate(step)]
+        assert len(found) == 1, f"expected one matching step, found {len(found)} in {self.steps}"
+        return found[0]
+
+    def runs(self, command: str) -> int:
+        return self.index(lambda step: step.get("run", "").strip() == command)
+
+    def uses(self, action: str) -> int:
+        return self.index(lambda step: step.get("uses", "").split("@")[0] == action)
+
+    def script_runs(self) -> list[tuple[str, str]]:
+        """(package manager, script) of every `<pm> run <script>` in the steps, in order."""
+        return [m.groups() for step in self.steps for m in SCRIPT_RUN.finditer(step.get("run", ""))]
+
+
+@pytest.fixture(params=list(CASES))
+def generated(request, renders) -> Generated:
+    return Generated(rendered(renders, request.param), CASES[request.param])
+
+
+def has_models(answers: dict) -> bool:
+    return answers["databaseEngine"] != "none" and bool(answers.get("bundles", ["auth"]))
+
+
+# --- per combination ------------------------------------------------------------------
+
+
+def test_rendered_yaml_has_no_template_artefacts(generated):
+    text = generated.text
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    assert "\t" not in text and "{%" not in text and "{#" not in text
+    assert re.findall(r"(?<!\$)\{\{", text) == [], "a Jinja expression was left unrendered"
+    lines = text.split("\n")[:-1]
+    for number, line in enumerate(lines, 1):
+        assert line == line.rstrip(), f"line {number} has trailing spaces"
+        indent = len(line) - len(line.lstrip(" "))
+        assert indent % 2 == 0, f"line {number} is indented by {indent}"
+        if not line:  # blank lines only separate top-level sections
+            assert lines[number - 2] and lines[number][:1].isalpha(), f"stray blank line at {number}"
+
+
+def test_triggers_and_actions(generated):
+    assert set(generated.workflow["on"]) == {"push", "pull_request", "workflow_dispatch"}
+    for step in generated.steps:
+        if "uses" in step:
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+@v\d+", step["uses"]), step["uses"]
+            assert step["uses"].split("@")[0] in ACTIONS
+
+
+def test_node_versions_are_the_engines_floor_and_the_current_lts(generated):
+    engines = generated.manifest["engines"]["node"]
+    assert engines == stackwright.VERSIONS["node"] and engines.startswith(">=")
+    assert generated.job["strategy"]["matrix"]["node"] == [engines.removeprefix(">="), "lts/*"]
+    setup = generated.steps[generated.uses("actions/setup-node")]
+    assert setup["with"]["node-version"] == "${{ matrix.node }}"
+    assert setup["with"]["package-manager-cache"] is False  # no lockfile to key a cache on
+
+
+def test_installs_with_the_chosen_package_manager(generated):
+    pm, steps = generated.pm, generated.steps
+    install = generated.runs(INSTALL[pm])
+    assert generated.uses("actions/checkout") < generated.uses("actions/setup-node") < install
+    for step in steps:
+        run = step.get("run", "")
+        assert not re.search(r"\bnpm ci\b|--frozen-lockfile(?!\S)|--immutable\b", run), run
+    field = stackwright.package_manager_field(pm)
+    assert generated.manifest.get("packageManager", "") == field
+    setups = {step.get("uses", "").split("@")[0] for step in steps} & {"pnpm/action-setup", "oven-sh/setup-bun"}
+    corepack = [i for i, step in enumerate(steps) if "corepack enable" in step.get("run", "")]
+    if pm == "pnpm":  # the version comes from package.json; giving it too is an error
+        assert setups == {"pnpm/action-setup"} and not corepack
+        setup = steps[generated.uses("pnpm/action-setup")]
+        assert "version" not in (setup.get("with") or {})
+        assert generated.uses("pnpm/action-setup") < install
+    elif pm == "bun":
+        assert setups == {"oven-sh/setup-bun"} and not corepack
+        setup = steps[generated.uses("oven-sh/setup-bun")]
+        assert setup["with"] == {"bun-version-file": "package.json"}
+        assert generated.uses("oven-sh/setup-bun") < install
+    elif pm == "yarn":
+        assert not setups and len(corepack) == 1 and corepack[0] < install
+    else:
+        assert not setups and not corepack and field == ""
+
+
+def test_runs_typecheck_lint_and_test_with_scripts_that_exist(generated):
+    invoked = generated.script_runs()
+    assert invoked, "the workflow runs no package.json script"
+    for pm, script in invoked:
+        assert pm == generated.pm, f"`{pm} run {script}` in a {generated.pm} project"
+        assert script in generated.scripts, f"`{pm} run {script}`: package.json has no such script"
+    order = [generated.runs(stackwright.run_command(generated.pm, s)) for s in ("typecheck", "lint", "test")]
+    assert generated.runs(INSTALL[generated.pm]) < order[0] < order[1] < order[2]
+
+
+def test_migrates_exactly_when_there_are_models(generated):
+    pm, adapter = generated.pm, generated.adapter
+    expected = MIGRATIONS[adapter] if has_models(generated.answers) else []
+    assert {s for s in generated.scripts if s.startswith("db:")} == set(expected)
+    assert [s for _pm, s in generated.script_runs() if s.startswith("db:")] == expected
+    warnings = [i for i, step in enumerate(generated.steps) if "::warning" in step.get("run", "")]
+    if not expected:
+        assert warnings == []
+        return
+    positions = [generated.runs(stackwright.run_command(pm, s)) for s in expected]
+    assert generated.runs(INSTALL[pm]) < positions[0]
+    assert positions == sorted(positions) and positions[-1] < generated.runs(stackwright.run_command(pm, "test"))
+    if adapter == "drizzle":
+        # Warn, after db:generate, when it wrote migrations into drizzle-kit's folder that are not committed.
+        out = re.search(r'out:\s*"(?:\./)?([^"]+)"', (generated.project / "drizzle.config.ts").read_text()).group(1)
+        assert len(warnings) == 1 and warnings[0] > positions[0]
+        check = generated.steps[warnings[0]]["run"]
+        assert f"git status --porcelain -- {out}\n" in check or f"git status --porcelain -- {out})" in check
+    else:
+        assert warnings == []
+
+
+def required_env(env_module: str) -> set[str]:
+    """Variables of the env module's schema that have no default."""
+    keys = list(re.finditer(r"^  ([A-Z][A-Z0-9_]*): z\.", env_module, re.MULTILINE))
+    ends = [k.start() for k in keys[1:]] + [env_module.index("});", keys[-1].start())]
+    return {k.group(1) for k, end in zip(keys, ends) if ".default(" not in env_module[k.start():end]}
+
+
+def test_database_service_and_url_match_the_engine(generated):
+    engine, job = generated.engine, generated.job
+    env = job.get("env") or {}
+    assert required_env(generated.env_module) <= set(env), "CI must set every variable without a default"
+    if engine == "none":
+        assert "services" not in job and "DATABASE_URL" not in env
+        assert "DATABASE_URL" not in generated.env_module
+        return
+    (service,) = job["services"].values()
+    assert service["image"].startswith(IMAGES[engine])
+    compose = yaml.safe_load((generated.project / "docker-compose.yml").read_text())
+    (local,) = compose["services"].values()
+    assert service["image"] == local["image"], "CI and docker-compose.yml should run the same database"
+    port = PORTS[engine]
+    assert f"{port}:{port}" in [str(p) for p in service["ports"]]
+    assert "--health-cmd" in service["options"] and "--health-retries" in service["options"]
+
+    url = urlsplit(env["DATABASE_URL"])
+    protocol = re.search(r"protocol: /(.+?)/,", generated.env_module).group(1)
+    assert re.search(protocol, url.scheme), f"{url.scheme} is refused by the env module's /{protocol}/"
+    assert url.hostname in ("localhost", "127.0.0.1") and url.port == port
+    example = re.search(r"^DATABASE_URL=(.+)$", (generated.project / ".env.example").read_text(), re.MULTILINE)
+    assert env["DATABASE_URL"] == example.group(1)
+    database = url.path.lstrip("/")
+    assert database == stackwright.db_name(generated.manifest["name"])
+    service_env = service.get("env") or {}
+    if engine == "postgresql":
+        assert (url.username, url.password) == (service_env["POSTGRES_USER"], service_env["POSTGRES_PASSWORD"])
+        assert service_env["POSTGRES_DB"] == database
+    elif engine == "mysql":
+        assert (url.username, url.password) == ("root", service_env["MYSQL_ROOT_PASSWORD"])
+        assert service_env["MYSQL_DATABASE"] == database
+
+
+# --- the schema, once over every rendered workflow ------------------------------------
+
+
+def test_every_workflow_matches_githubs_schema(renders, tmp_path):
+    if not CHECKER.exists():
+        pytest.fail(f"{CHECKER} is missing: run ./scripts/bootstrap (requirements.txt pins check-jsonschema)")
+    # Last in the file and in reverse order: the other workers render the cases from the start.
+    files = [rendered(renders, case) / WORKFLOW for case in reversed(CASES)]
+    # A broken copy in the same run shows that the check really rejects what GitHub would.
+    broken = tmp_path / "broken.yml"
+    broken.write_text(files[0].read_text().replace("runs-on:", "run-on:"))
+    done = subprocess.run(
+        [str(CHECKER), "--builtin-schema", "vendor.github-workflows", *map(str, files), str(broken)],
+        capture_output=True, text=True, timeout=300,
+    )
+    report = done.stdout + done.stderr
+    assert done.returncode == 1, report
+    flagged = set(re.findall(r"^\s+(\S+?)::\$", report, re.MULTILINE))
+    assert flagged == {str(broken)}, report
