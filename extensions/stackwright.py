@@ -501,6 +501,14 @@ def install_command(manager: str) -> str:
     return INSTALL_COMMANDS[manager]
 
 
+# Dependencies whose install scripts a generated project needs: esbuild (under tsx, vitest
+# and drizzle-kit) checks its platform binary in its postinstall. pnpm 10+ and Yarn 4.14+
+# run no dependency's install script unless allowed (pnpm 11+ fails the install with
+# ERR_PNPM_IGNORED_BUILDS), so pnpm-workspace.yaml (allowBuilds) and, for Yarn,
+# package.json (dependenciesMeta) allow exactly these. npm runs them all; Bun trusts esbuild.
+BUILD_SCRIPT_DEPENDENCIES = ["esbuild"]
+
+
 def run_command(manager: str, script: str) -> str:
     """How the chosen package manager runs a package.json script."""
     return f"{manager} run {script}"
@@ -528,6 +536,7 @@ class StackwrightExtension(Extension):
             package_manager_field=package_manager_field,
             run_command=run_command,
             install_command=install_command,
+            build_script_dependencies=BUILD_SCRIPT_DEPENDENCIES,
         )
         environment.filters.update(
             npm_name=npm_name,

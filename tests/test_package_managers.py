@@ -1,0 +1,183 @@
+"""Generated projects install and pass their checks with the package manager the user chose,
+at the version extensions/versions.json pins (the one package.json's packageManager names).
+
+- pnpm 11+ fails an install whose dependencies have build scripts it was not told about
+  (ERR_PNPM_IGNORED_BUILDS): pnpm-workspace.yaml allows esbuild's.
+- Yarn 4 installs with Plug'n'Play unless told otherwise, and 4.14+ runs no dependency's
+  build script: .yarnrc.yml sets the node_modules linker, package.json's dependenciesMeta
+  allows esbuild's.
+
+Each case renders a project, installs it with the pinned tool (fetched once into
+.cache/tools; a failed fetch fails the test with npm's output), then runs the project's
+typecheck, lint and test scripts through that tool. Stores and caches live under .cache.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import subprocess
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import CACHE, NPM_CACHE, git, render
+
+import stackwright
+
+TOOLS = CACHE / "tools"
+# The npm package that carries each tool, and its executable.
+TOOL_PACKAGES = {"pnpm": ("pnpm", "pnpm"), "yarn": ("@yarnpkg/cli-dist", "yarn")}
+LOCKFILES = {"pnpm": "pnpm-lock.yaml", "yarn": "yarn.lock"}
+SCRIPTS = ["typecheck", "lint", "test"]
+
+CASES = {
+    "pnpm-postgresql-models": {"packageManager": "pnpm"},
+    "pnpm-none": {"packageManager": "pnpm", "databaseEngine": "none", "architecture": "mvc"},
+    "yarn-postgresql-models": {"packageManager": "yarn", "architecture": "mvc"},
+}
+
+
+def tool_env(manager: str) -> dict[str, str]:
+    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"}
+    if manager == "pnpm":
+        env.update(
+            PNPM_CONFIG_STORE_DIR=str(CACHE / "pnpm-store"),
+            PNPM_CONFIG_CACHE_DIR=str(CACHE / "pnpm-cache"),
+            # pnpm 12 looks up its own per-platform packages on every command, to record the
+            # packageManager pin in pnpm-lock.yaml; a registry mirror that lacks one of them
+            # fails the command at random (ERR_PNPM_BAD_CONFIG_DEP). The tests run the pinned
+            # pnpm itself (checked in package_manager), so that check has nothing to add.
+            PNPM_CONFIG_PM_ON_FAIL="ignore",
+        )
+    else:
+        env.update(YARN_GLOBAL_FOLDER=str(CACHE / "yarn"), YARN_ENABLE_TELEMETRY="0")
+    return env
+
+
+def package_manager(manager: str) -> Path:
+    """The pinned version of a package manager, installed once into .cache/tools with npm."""
+    version = stackwright.VERSIONS["packageManagers"][manager]
+    package, executable = TOOL_PACKAGES[manager]
+    home = TOOLS / f"{manager}-{version}"
+    exe = home / "node_modules" / ".bin" / executable
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one fetch across xdist workers
+        if not (home / ".installed").exists():
+            cmd = [
+                "npm", "install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
+                "--prefix", str(home), "--cache", str(NPM_CACHE), f"{package}@{version}",
+            ]
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            if done.returncode != 0 or not exe.exists():
+                pytest.fail(
+                    f"could not fetch {manager} {version} ({package}@{version}) with npm: "
+                    f"{' '.join(cmd)} exited {done.returncode}\n{done.stdout}\n{done.stderr}"
+                )
+            (home / ".installed").write_text(version)
+    done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60, env=tool_env(manager))
+    assert done.stdout.strip() == version, f"{exe} --version: {done.stdout}{done.stderr}"
+    return exe
+
+
+def run_tool(exe: Path, manager: str, args: list[str], project: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(exe), *args], cwd=project, capture_output=True, text=True, timeout=600, env=tool_env(manager)
+    )
+
+
+def check(done: subprocess.CompletedProcess[str], project: Path) -> str:
+    output = done.stdout + done.stderr
+    if done.returncode != 0:
+        pytest.fail(f"{' '.join(done.args)} exited {done.returncode} in {project}\n{output}")
+    return output
+
+
+# Yarn resolves every platform's optional packages (its lockfile serves them all), so a registry
+# that lacks one of Biome's per-platform binaries fails the install, though this host never
+# installs that package.
+MISSING_BIOME = re.compile(r"(@biomejs/cli-[a-z0-9-]+)@npm:\S+: (?:Package not found|No candidates found)")
+
+
+def stub_other_biome_platforms(project: Path, scratch: Path) -> list[str]:
+    """Resolve Biome's binaries for the other platforms to empty local packages.
+
+    Only for a registry that lacks some of them. The packages this host installs are
+    untouched: they come from the registry as usual, so node_modules is what a user gets.
+    """
+    manifest = json.loads((project / "package.json").read_text())
+    version = manifest["devDependencies"]["@biomejs/biome"]
+    done = subprocess.run(
+        ["npm", "view", f"@biomejs/biome@{version}", "optionalDependencies", "--json", "--cache", str(NPM_CACHE)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    host = subprocess.run(
+        ["node", "-p", "process.platform + '-' + process.arch"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    stubs = {}
+    for name, pinned in json.loads(done.stdout).items():
+        target = name.removeprefix("@biomejs/cli-")
+        if target == host:
+            continue
+        os_name, cpu, *libc = target.split("-")
+        folder = scratch / "biome-stubs" / target
+        folder.mkdir(parents=True, exist_ok=True)
+        stub = {"name": name, "version": pinned, "os": [os_name], "cpu": [cpu], **({"libc": libc} if libc else {})}
+        (folder / "package.json").write_text(json.dumps(stub) + "\n")
+        stubs[name] = f"file:{folder}"
+    manifest["resolutions"] = stubs
+    (project / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return sorted(stubs)
+
+
+def install(exe: Path, manager: str, project: Path, scratch: Path) -> str:
+    args = stackwright.install_command(manager).split()[1:]  # what the README and CI run
+    done = run_tool(exe, manager, args, project)
+    if manager == "yarn" and done.returncode != 0 and MISSING_BIOME.search(done.stdout):
+        stubbed = stub_other_biome_platforms(project, scratch)
+        warnings.warn(
+            f"the registry lacks {MISSING_BIOME.search(done.stdout).group(1)}: Yarn resolved Biome's "
+            f"other-platform binaries to empty local packages ({', '.join(stubbed)})",
+            stacklevel=1,
+        )
+        done = run_tool(exe, manager, args, project)
+    return check(done, project)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_installs_and_passes_its_checks_with_the_pinned_package_manager(tmp_path, case):
+    answers = CASES[case]
+    manager = answers["packageManager"]
+    exe = package_manager(manager)
+    project = render(tmp_path / "api", projectName=f"api-{case}", **answers)
+    manifest = json.loads((project / "package.json").read_text())
+    assert manifest["packageManager"] == stackwright.package_manager_field(manager)
+
+    output = install(exe, manager, project, tmp_path)
+    assert (project / "node_modules" / ".bin" / "tsc").exists()
+    if manager == "pnpm":
+        assert "ERR_PNPM_IGNORED_BUILDS" not in output and "Ignored build scripts" not in output
+    else:
+        assert "build scripts have been disabled" not in output, output  # YN0004: esbuild not built
+        assert not list(project.glob(".pnp.*")), "Yarn used Plug'n'Play despite .yarnrc.yml"
+    # esbuild (under tsx, vitest and drizzle-kit) works after its install script ran.
+    runs_binary = "exec" if manager == "pnpm" else "run"
+    esbuild = run_tool(exe, manager, [runs_binary, "tsx", "--eval", "console.log('tsx ok')"], project)
+    assert "tsx ok" in check(esbuild, project)
+
+    for script in SCRIPTS:
+        output = check(run_tool(exe, manager, ["run", script], project), project)
+        if script == "test":
+            assert re.search(r"Tests\s+\d+ passed", output) and "failed" not in output.lower(), output
+
+    # What git would commit: the lockfile, but nothing the install wrote besides it.
+    git(project, "init", "-q", "-b", "main")
+    untracked = git(project, "status", "--porcelain", "--untracked-files=all").splitlines()
+    paths = [line[3:] for line in untracked]
+    assert LOCKFILES[manager] in paths
+    leaked = [p for p in paths if p.startswith(("node_modules", ".yarn/", ".pnpm"))]
+    assert leaked == [], f"the generated .gitignore lets the install's files through: {leaked[:10]}"
