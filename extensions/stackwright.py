@@ -216,13 +216,13 @@ def dropped_tables(context: Any) -> list[str]:
     if (previous.get("databaseEngine"), previous.get("databaseAdapter")) != (context["databaseEngine"], "drizzle"):
         return []
     kept = set(model_keys(context))
-    dialect = {"postgresql": "pg", "mysql": "mysql"}[context["databaseEngine"]]
-    return [table_name(dialect, m) for m in model_keys(previous) if m not in kept]
+    folder = stack_fragment_dir(context["databaseEngine"], "drizzle")
+    return [table_name(folder, m) for m in model_keys(previous) if m not in kept]
 
 
-def table_name(dialect: str, model: str) -> str:
+def table_name(fragment_folder: str, model: str) -> str:
     """A model's table name, read from its fragment, where it is defined."""
-    fragment = (ROOT / "template" / "_fragments" / dialect / f"{model}.ts.jinja").read_text()
+    fragment = (ROOT / "template" / "_fragments" / fragment_folder / f"{model}.ts.jinja").read_text()
     return re.search(r'(?:pg|mysql)Table\(\s*"([a-z_]+)"', fragment).group(1)
 
 
@@ -237,12 +237,17 @@ def drop_tables_problem(confirmed: Any, tables: list[str]) -> str:
     return ""
 
 
+def stack_fragment_dir(engine: str, adapter: str) -> str:
+    """Folder of template/_fragments for a stack: pg, mysql or mongoose."""
+    if adapter == "mongoose":
+        return "mongoose"
+    return {"postgresql": "pg", "mysql": "mysql"}[engine]
+
+
 @pass_context
 def fragment_dir(context: Any) -> str:
-    """Folder of template/_fragments for the chosen stack: pg, mysql or mongoose."""
-    if context["databaseAdapter"] == "mongoose":
-        return "mongoose"
-    return {"postgresql": "pg", "mysql": "mysql"}[context["databaseEngine"]]
+    """Folder of template/_fragments for the chosen stack."""
+    return stack_fragment_dir(context["databaseEngine"], context["databaseAdapter"])
 
 
 def model_file(architecture: str, adapter: str, model: str) -> str:
