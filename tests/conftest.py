@@ -81,10 +81,9 @@ class TemplateRepo:
         return tag
 
 
-def generate(template: TemplateRepo | Path, dst: Path, **answers: object) -> Path:
+def generate(template: TemplateRepo, dst: Path, **answers: object) -> Path:
     """`copier copy` of a template's latest release into dst, committed to a new git repo."""
-    source = template.path if isinstance(template, TemplateRepo) else template
-    run_copy(str(source), str(dst), data=answers, defaults=True, unsafe=True, quiet=True)
+    run_copy(str(template.path), str(dst), data=answers, defaults=True, unsafe=True, quiet=True)
     git(dst, "init", "-q", "-b", "main")
     commit_all(dst, "generated")
     return dst
@@ -161,27 +160,59 @@ def require_server(name: str, port: int) -> None:
     pytest.skip(message + "; start it to run this test (see DEVELOPERS.md)")
 
 
-def _unique_db_name() -> str:
-    return f"sw_test_{uuid.uuid4().hex[:12]}"
+MARIADB = shutil.which("mariadb") or "mysql"
+PSQL = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-Atq"]
+
+
+def server_url(engine: str, database: str) -> str:
+    """The URL a generated project connects with to a database of the local servers."""
+    if engine == "postgresql":
+        return f"postgres://postgres@127.0.0.1:5432/{database}"
+    return f"mysql://root@127.0.0.1:3306/{database}"
+
+
+def query(engine: str, database: str | None, statement: str) -> subprocess.CompletedProcess[str]:
+    """Run one SQL statement with the server's own client (no database: server administration)."""
+    if engine == "postgresql":
+        cmd = [*PSQL, "-d", database or "postgres", "-c", statement]
+    else:
+        cmd = [MARIADB, "-h", "127.0.0.1", "-uroot", "-N", "-B", *([database] if database else []), "-e", statement]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+
+def admin(engine: str, statement: str) -> None:
+    done = query(engine, None, statement)
+    if done.returncode != 0:
+        pytest.fail(f"{statement!r} failed: {done.stderr}")
+
+
+class FreshDatabase:
+    """A uniquely named database, dropped on exit."""
+
+    def __init__(self, engine: str):
+        self.engine = engine
+        self.name = f"sw_test_{uuid.uuid4().hex[:12]}"
+
+    def __enter__(self) -> str:
+        admin(self.engine, f"create database {self.name}")
+        return self.name
+
+    def __exit__(self, *exc: object) -> None:
+        force = " with (force)" if self.engine == "postgresql" else ""
+        admin(self.engine, f"drop database if exists {self.name}{force}")
 
 
 @pytest.fixture
 def postgres_url():
     """A fresh, uniquely named PostgreSQL database, dropped afterwards."""
     require_server("PostgreSQL", 5432)
-    name = _unique_db_name()
-    psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-qc"]
-    subprocess.run([*psql, f"create database {name}"], check=True, capture_output=True)
-    yield f"postgres://postgres@127.0.0.1:5432/{name}"
-    subprocess.run([*psql, f"drop database if exists {name} with (force)"], check=True, capture_output=True)
+    with FreshDatabase("postgresql") as name:
+        yield server_url("postgresql", name)
 
 
 @pytest.fixture
 def mysql_url():
     """A fresh, uniquely named MariaDB database, dropped afterwards."""
     require_server("MariaDB", 3306)
-    name = _unique_db_name()
-    mariadb = [shutil.which("mariadb") or "mysql", "-h", "127.0.0.1", "-uroot", "-e"]
-    subprocess.run([*mariadb, f"create database {name}"], check=True, capture_output=True)
-    yield f"mysql://root@127.0.0.1:3306/{name}"
-    subprocess.run([*mariadb, f"drop database if exists {name}"], check=True, capture_output=True)
+    with FreshDatabase("mysql") as name:
+        yield server_url("mysql", name)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import pytest
+
 import yaml
-from conftest import REPO, TemplateRepo, copier_cli, generate, render
-from copier import run_update
+from conftest import REPO, copier_cli, render
 from stackwright import BUNDLES, models_problem
 
 
@@ -75,19 +74,3 @@ def test_a_bundle_without_models_is_refused_on_the_command_line(tmp_path):
     assert done.returncode != 0
     assert "models: choose at least one model of blog-app" in done.stderr.strip().splitlines()[-1]
     assert not (tmp_path / "api").exists()
-
-
-def test_adding_a_bundle_through_update_adds_all_its_models(tmp_path):
-    template = TemplateRepo(tmp_path)
-    template.release("v1.0.0")
-    project = generate(template, tmp_path / "project")
-
-    run_update(
-        str(project), data={"bundles": ["auth", "blog-app"]}, defaults=True, unsafe=True, overwrite=True, quiet=True
-    )
-    answers = answers_file(project)
-    assert answers["bundles"] == ["auth", "blog-app"]
-    assert "blog-app/post" in answers["models"] and "auth/session" in answers["models"]
-    assert "post.schema.ts" in model_files(project) and "session.schema.ts" in model_files(project)
-    entry = (project / "src/shared/database/schema.ts").read_text()
-    assert "post.schema.js" in entry and "otp.schema.js" in entry

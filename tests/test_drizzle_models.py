@@ -4,13 +4,11 @@ lints, generates SQL and migrates; the union variant behaves as the spec says on
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import uuid
 from pathlib import Path
 
 import pytest
-from conftest import install_node_modules, render, require_server, run
+from conftest import FreshDatabase, install_node_modules, query, render, require_server, run, server_url
 
 ARCHITECTURES = ["mvc", "feature"]
 DIALECTS = ["postgresql", "mysql"]
@@ -21,8 +19,6 @@ TEMPLATES = {
     "blog-app": ["category", "user", "post", "comment", "post-like", "comment-like"],
 }
 UNION = [f"{bundle}/{model}" for bundle, models in TEMPLATES.items() for model in models]
-MARIADB = shutil.which("mariadb") or "mysql"
-PSQL = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-Atq"]
 
 
 # --- helpers ------------------------------------------------------------------
@@ -53,50 +49,12 @@ def build(dst: Path, dialect: str, arch: str, models: list[str]) -> Path:
     return project
 
 
-def server_url(dialect: str, name: str) -> str:
-    if dialect == "postgresql":
-        return f"postgres://postgres@127.0.0.1:5432/{name}"
-    return f"mysql://root@127.0.0.1:3306/{name}"
-
-
-def admin(dialect: str, statement: str) -> None:
-    if dialect == "postgresql":
-        cmd = [*PSQL, "-d", "postgres", "-c", statement]
-    else:
-        cmd = [MARIADB, "-h", "127.0.0.1", "-uroot", "-e", statement]
-    subprocess.run(cmd, check=True, capture_output=True)
-
-
-class FreshDatabase:
-    """A uniquely named database, dropped on exit."""
-
-    def __init__(self, dialect: str):
-        self.dialect = dialect
-        self.name = f"sw_test_{uuid.uuid4().hex[:12]}"
-
-    def __enter__(self) -> str:
-        admin(self.dialect, f"create database {self.name}")
-        return self.name
-
-    def __exit__(self, *exc: object) -> None:
-        force = " with (force)" if self.dialect == "postgresql" else ""
-        admin(self.dialect, f"drop database if exists {self.name}{force}")
-
-
 def migrate(project: Path, arch: str, url: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["npx", "--no-install", "tsx", MIGRATE[arch]],
         cwd=project, capture_output=True, text=True, timeout=120,
         env={**os.environ, "DATABASE_URL": url},
     )
-
-
-def query(dialect: str, db: str, statement: str) -> subprocess.CompletedProcess[str]:
-    if dialect == "postgresql":
-        cmd = [*PSQL, "-d", db, "-c", statement]
-    else:
-        cmd = [MARIADB, "-h", "127.0.0.1", "-uroot", "-N", "-B", db, "-e", statement]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
 
 
 def require(dialect: str) -> None:

@@ -8,13 +8,12 @@ tree (v1.0.0, then v2.0.0 with a change), never this repository's own tags.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, run
+from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, query, run
 from stackwright import LAYOUTS, model_file
 
 USER_MODEL = model_file("feature", "drizzle", "user")  # of the default answers
@@ -185,10 +184,11 @@ def test_adding_a_bundle_keeps_edits_and_regenerates_schema_and_relations(templa
     done = update(project, "bundles=[auth, blog-app]")
     assert done.returncode == 0, done.stderr
     assert answers(project)["bundles"] == ["auth", "blog-app"]
-    assert "blog-app/post" in answers(project)["models"]
+    assert "blog-app/post" in answers(project)["models"] and "auth/session" in answers(project)["models"]
     assert (project / "src/modules/posts/post.schema.ts").is_file()
+    assert (project / "src/modules/auth/session.schema.ts").is_file()
     entry = (project / "src/shared/database/schema.ts").read_text()
-    assert "post.schema.js" in entry and "session.schema.js" in entry
+    assert "post.schema.js" in entry and "session.schema.js" in entry and "otp.schema.js" in entry
     relations = (project / "src/shared/database/relations.ts").read_text()
     assert "posts" in relations and "sessions" in relations
     assert own[0] in (project / USER_MODEL).read_text()
@@ -278,12 +278,7 @@ ROW_BEFORE_UPDATE = "insert into users (name, email) values ('Ada', 'ada@example
 
 def sql(engine: str, url: str, statement: str, refused: bool = False) -> str:
     """Run a statement on the test database; it must succeed (or, with refused, fail)."""
-    database = url.rsplit("/", 1)[1]
-    if engine == "postgresql":
-        cmd = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", database, "-tA", "-v", "ON_ERROR_STOP=1", "-c", statement]
-    else:
-        cmd = [shutil.which("mariadb") or "mysql", "-h", "127.0.0.1", "-uroot", "-N", "-B", database, "-e", statement]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    done = query(engine, url.rsplit("/", 1)[1], statement)
     if (done.returncode != 0) != refused:
         pytest.fail(f"{statement!r} {'succeeded' if refused else 'failed'}: {done.stderr}")
     return done.stdout.strip()
