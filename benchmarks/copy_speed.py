@@ -39,15 +39,26 @@ def trivial_template(root: Path) -> Path:
     return template
 
 
+def copier_seconds(*args: str, cwd: Path | None = None) -> float:
+    """Wall-clock time of one copier command line run."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "copier", *args], cwd=cwd, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def report(what: str, floor_label: str, floor: list[float], ours_label: str, ours: list[float]) -> None:
+    """Print both medians and their ratio."""
+    floor_s, ours_s = statistics.median(floor), statistics.median(ours)
+    print(f"{floor_label}: {what} median {floor_s:.3f} s over {len(floor)} runs")
+    print(f"{ours_label}: {what} median {ours_s:.3f} s over {len(ours)} runs")
+    print(f"ratio stackwright / trivial: {ours_s / floor_s:.2f}")
+
+
 def copy_seconds(template: Path, destination: Path) -> float:
     shutil.rmtree(destination, ignore_errors=True)
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD",
-         str(template), str(destination)],
-        check=True, capture_output=True,
+    return copier_seconds(
+        "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", str(template), str(destination)
     )
-    return time.perf_counter() - start
 
 
 def main() -> None:
@@ -60,10 +71,7 @@ def main() -> None:
             floor.append(copy_seconds(trivial, root / "out-trivial"))
             ours.append(copy_seconds(REPO, root / "out-stackwright"))
         files = sum(1 for p in (root / "out-stackwright").rglob("*") if p.is_file())
-    ours_s, floor_s = statistics.median(ours), statistics.median(floor)
-    print(f"trivial template (10 files): median {floor_s:.3f} s over {rounds} runs")
-    print(f"stackwright --defaults ({files} files): median {ours_s:.3f} s over {rounds} runs")
-    print(f"ratio stackwright / trivial: {ours_s / floor_s:.2f}")
+    report("copier copy", "trivial template (10 files)", floor, f"stackwright --defaults ({files} files)", ours)
 
 
 if __name__ == "__main__":

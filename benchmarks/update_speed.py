@@ -11,14 +11,11 @@ rounds. The script prints the medians and their ratio.
 from __future__ import annotations
 
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from copy_speed import REPO, git, trivial_template
+from copy_speed import REPO, copier_seconds, git, report, trivial_template
 
 
 def release_twice(template: Path, changed_file: str) -> None:
@@ -40,11 +37,7 @@ def stackwright_template(root: Path) -> Path:
 
 
 def generated_project(template: Path, destination: Path) -> Path:
-    subprocess.run(
-        [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=v1.0.0",
-         str(template), str(destination)],
-        check=True, capture_output=True,
-    )
+    copier_seconds("copy", "--trust", "--defaults", "--quiet", "--vcs-ref=v1.0.0", str(template), str(destination))
     git(destination, "init", "-q")
     git(destination, "add", "-A")
     git(destination, "commit", "-qm", "generated")
@@ -54,12 +47,7 @@ def generated_project(template: Path, destination: Path) -> Path:
 def update_seconds(project: Path) -> float:
     git(project, "reset", "-q", "--hard")
     git(project, "clean", "-fdq")
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "copier", "update", "--trust", "--defaults", "--quiet"],
-        cwd=project, check=True, capture_output=True,
-    )
-    return time.perf_counter() - start
+    return copier_seconds("update", "--trust", "--defaults", "--quiet", cwd=project)
 
 
 def main() -> None:
@@ -81,10 +69,8 @@ def main() -> None:
         for _ in range(rounds):
             floor_times.append(update_seconds(trivial_project))
             ours_times.append(update_seconds(our_project))
-    ours_s, floor_s = statistics.median(ours_times), statistics.median(floor_times)
-    print(f"trivial template (10 files + answers file): copier update median {floor_s:.3f} s over {rounds} runs")
-    print(f"stackwright --defaults ({files} files): copier update median {ours_s:.3f} s over {rounds} runs")
-    print(f"ratio stackwright / trivial: {ours_s / floor_s:.2f}")
+    report("copier update", "trivial template (10 files + answers file)", floor_times,
+           f"stackwright --defaults ({files} files)", ours_times)
 
 
 if __name__ == "__main__":
