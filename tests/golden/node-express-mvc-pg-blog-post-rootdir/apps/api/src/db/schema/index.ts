@@ -1,0 +1,2 @@
+export * from "./post.js";
+export * from "./relations.js";

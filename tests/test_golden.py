@@ -1,0 +1,105 @@
+"""Golden snapshots: a broad sample of generated projects, byte for byte.
+
+They pin the output of the template across refactors: a change to a fragment
+that alters a generated file shows up here as a diff against tests/golden/.
+When the change is intended, rewrite the snapshots and review the diff:
+
+    .venv/bin/python tests/test_golden.py
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "golden"
+sys.path.insert(0, str(HERE.parent / "scripts"))
+
+from build_registry import plain_copy, render_files  # noqa: E402
+
+# name -> answers. Every architecture x data layer, bundle subsets, every package
+# manager and a rootDir; each further stack adds its own rows.
+SAMPLES: dict[str, dict] = {
+    **{
+        f"node-express-{arch}-{db}": {"architecture": arch, **layer}
+        for arch in ("mvc", "feature")
+        for db, layer in {
+            "none": {"databaseEngine": "none"},
+            "pg": {"databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
+            "mysql": {"databaseEngine": "mysql", "databaseAdapter": "drizzle"},
+            "mongoose": {"databaseEngine": "mongodb", "databaseAdapter": "mongoose"},
+        }.items()
+    },
+    "node-express-feature-pg-all-bundles-pnpm": {
+        "databaseEngine": "postgresql", "databaseAdapter": "drizzle",
+        "bundles": ["auth", "banking-app", "blog-app"], "packageManager": "pnpm",
+    },
+    "node-express-mvc-mysql-all-bundles-yarn": {
+        "architecture": "mvc", "databaseEngine": "mysql", "databaseAdapter": "drizzle",
+        "bundles": ["auth", "banking-app", "blog-app"], "packageManager": "yarn",
+    },
+    "node-express-feature-mongoose-all-bundles-bun": {
+        "databaseEngine": "mongodb", "databaseAdapter": "mongoose",
+        "bundles": ["auth", "banking-app", "blog-app"], "packageManager": "bun",
+    },
+    "node-express-mvc-pg-blog-post-rootdir": {
+        "architecture": "mvc", "databaseEngine": "postgresql", "databaseAdapter": "drizzle",
+        "bundles": ["blog-app"], "models": ["blog-app/post"], "rootDir": "apps/api",
+    },
+    "node-express-feature-mysql-banking-ledger": {
+        "databaseEngine": "mysql", "databaseAdapter": "drizzle",
+        "bundles": ["banking-app"], "models": ["banking-app/ledger", "banking-app/account"],
+    },
+    "node-express-feature-none-rootdir-pnpm": {
+        "databaseEngine": "none", "rootDir": "services/api", "packageManager": "pnpm",
+    },
+}
+
+SRC_PATH_MARK = "<template>"
+
+
+def render_sample(template: Path, name: str, scratch: Path) -> dict[str, str]:
+    """{relative path: text} of one sample; the template's temporary path is masked."""
+    files = render_files(template, {"projectName": f"golden-{name}", **SAMPLES[name]}, scratch)
+    return {path: text.replace(str(template), SRC_PATH_MARK) for path, text in files.items()}
+
+
+def snapshot(name: str) -> dict[str, str]:
+    root = GOLDEN / name
+    return {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> Path:
+    return plain_copy(tmp_path_factory.mktemp("golden"))
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_output_matches_golden_snapshot(template: Path, tmp_path: Path, name: str) -> None:
+    rendered = render_sample(template, name, tmp_path)
+    expected = snapshot(name)
+    assert sorted(rendered) == sorted(expected), f"{name}: the set of generated files changed"
+    changed = [path for path in sorted(rendered) if rendered[path] != expected[path]]
+    assert not changed, f"{name}: these files changed (rewrite with python tests/test_golden.py): {changed}"
+
+
+def write_snapshots() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        template = plain_copy(scratch)
+        shutil.rmtree(GOLDEN, ignore_errors=True)
+        for name in sorted(SAMPLES):
+            for path, text in render_sample(template, name, scratch).items():
+                target = GOLDEN / name / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text)
+            print(f"wrote {GOLDEN / name}")
+
+
+if __name__ == "__main__":
+    write_snapshots()
