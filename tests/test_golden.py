@@ -9,6 +9,7 @@ When the change is intended, rewrite the snapshots and review the diff:
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import tempfile
@@ -70,8 +71,9 @@ def render_sample(template: Path, name: str, scratch: Path) -> dict[str, str]:
 
 
 def snapshot(name: str) -> dict[str, str]:
-    root = GOLDEN / name
-    return {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*") if p.is_file()}
+    """One JSON file per sample ({path: [lines]}, so git diffs show lines)."""
+    lines = json.loads((GOLDEN / f"{name}.json").read_text())
+    return {path: "".join(text) for path, text in lines.items()}
 
 
 @pytest.fixture(scope="module")
@@ -93,12 +95,12 @@ def write_snapshots() -> None:
         scratch = Path(tmp)
         template = plain_copy(scratch)
         shutil.rmtree(GOLDEN, ignore_errors=True)
+        GOLDEN.mkdir()
         for name in sorted(SAMPLES):
-            for path, text in render_sample(template, name, scratch).items():
-                target = GOLDEN / name / path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text)
-            print(f"wrote {GOLDEN / name}")
+            files = render_sample(template, name, scratch)
+            lines = {path: files[path].splitlines(keepends=True) for path in sorted(files)}
+            (GOLDEN / f"{name}.json").write_text(json.dumps(lines, indent=1) + "\n")
+            print(f"wrote {GOLDEN / name}.json")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,0 @@
-import { Router } from "express";
-import { healthRoutes } from "./health.routes.js";
-
-/** Every route of the API, mounted under its path. */
-export function createRoutes(): Router {
-  const router = Router();
-  router.use("/health", healthRoutes());
-  return router;
-}

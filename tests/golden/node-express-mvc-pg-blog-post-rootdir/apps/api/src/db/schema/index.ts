@@ -1,2 +1,0 @@
-export * from "./post.js";
-export * from "./relations.js";

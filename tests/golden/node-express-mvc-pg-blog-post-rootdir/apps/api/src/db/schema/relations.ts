@@ -1,2 +1,0 @@
-// None of the models present references another, so there are no relations yet.
-export {};
