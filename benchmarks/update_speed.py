@@ -61,7 +61,7 @@ def main() -> None:
         git(trivial, "commit", "-qm", "answers file")
         release_twice(trivial, "template/file0.txt.jinja")
         ours = stackwright_template(root)
-        release_twice(ours, "template/README.md.jinja")
+        release_twice(ours, "template/layers/base/README.md.jinja")
         trivial_project = generated_project(trivial, root / "project-trivial")
         our_project = generated_project(ours, root / "project-stackwright")
         files = sum(1 for p in our_project.rglob("*") if p.is_file() and ".git" not in p.parts)

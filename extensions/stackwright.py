@@ -12,6 +12,7 @@ and to the files under template/:
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -25,6 +26,7 @@ from jinja2.ext import Extension
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = ROOT / "schema" / "stackwright.schema.json"
 VERSIONS_PATH = ROOT / "extensions" / "versions.json"
+LAYERS_DIR = ROOT / "template" / "layers"
 
 SCHEMA: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
 VERSIONS: dict[str, Any] = json.loads(VERSIONS_PATH.read_text())
@@ -64,60 +66,58 @@ PREFERRED: dict[str, str] = {
     "databaseAdapter": "drizzle",
 }
 
-# Where each file lives, relative to rootDir. Keys are what templates call
-# place() and import_path() with; one content file serves both layouts.
+# Where a fragment's file lives in each architecture, relative to rootDir. Keys
+# are fragment names (template/layers/**/<name>.jinja), which are also what
+# place() and import_path() take; a fragment not listed here keeps its path in
+# its layer folder, relative to the project root.
 _COMMON = {
     "src": "src",
     "tests": "tests",
-    "app": "src/app.ts",
-    "server": "src/server.ts",
-    "health_test": "tests/health.test.ts",
-    "env_test": "tests/env.test.ts",
+    "app.ts": "src/app.ts",
+    "server.ts": "src/server.ts",
+    "health.test.ts": "tests/health.test.ts",
+    "env.test.ts": "tests/env.test.ts",
 }
 LAYOUTS: dict[str, dict[str, str]] = {
     "mvc": {
         **_COMMON,
-        "env": "src/config/env.ts",
-        "database": "src/config/database.ts",
-        "migrate": "src/db/migrate.ts",
-        "schema_index": "src/db/schema/index.ts",
-        "relations": "src/db/schema/relations.ts",
-        "timestamps": "src/db/schema/timestamps.ts",
-        "constants": "src/config/constants.ts",
-        "types": "src/types/index.ts",
-        "model_index": "src/models/index.ts",
-        "sync_indexes": "src/scripts/sync-indexes.ts",
-        "http_error": "src/utils/http-error.ts",
-        "error_handler": "src/middlewares/error-handler.ts",
-        "not_found": "src/middlewares/not-found.ts",
-        "routes": "src/routes/index.ts",
-        "health_routes": "src/routes/health.routes.ts",
-        "health_controller": "src/controllers/health.controller.ts",
+        "env.ts": "src/config/env.ts",
+        "database.ts": "src/config/database.ts",
+        "migrate.ts": "src/db/migrate.ts",
+        "schema.ts": "src/db/schema/index.ts",
+        "relations.ts": "src/db/schema/relations.ts",
+        "timestamps.ts": "src/db/schema/timestamps.ts",
+        "constants.ts": "src/config/constants.ts",
+        "types.ts": "src/types/index.ts",
+        "models.ts": "src/models/index.ts",
+        "sync-indexes.ts": "src/scripts/sync-indexes.ts",
+        "http-error.ts": "src/utils/http-error.ts",
+        "error-handler.ts": "src/middlewares/error-handler.ts",
+        "not-found.ts": "src/middlewares/not-found.ts",
+        "routes.ts": "src/routes/index.ts",
+        "health.routes.ts": "src/routes/health.routes.ts",
+        "health.controller.ts": "src/controllers/health.controller.ts",
     },
     "feature": {
         **_COMMON,
-        "env": "src/shared/config/env.ts",
-        "database": "src/shared/database/database.ts",
-        "migrate": "src/shared/database/migrate.ts",
-        "schema_index": "src/shared/database/schema.ts",
-        "relations": "src/shared/database/relations.ts",
-        "timestamps": "src/shared/database/timestamps.ts",
-        "constants": "src/shared/constants.ts",
-        "types": "src/shared/types.ts",
-        "model_index": "src/shared/database/models.ts",
-        "sync_indexes": "src/shared/database/sync-indexes.ts",
-        "http_error": "src/shared/errors/http-error.ts",
-        "error_handler": "src/shared/middlewares/error-handler.ts",
-        "not_found": "src/shared/middlewares/not-found.ts",
-        "routes": "src/modules/index.ts",
-        "health_routes": "src/modules/health/health.routes.ts",
-        "health_controller": "src/modules/health/health.controller.ts",
+        "env.ts": "src/shared/config/env.ts",
+        "database.ts": "src/shared/database/database.ts",
+        "migrate.ts": "src/shared/database/migrate.ts",
+        "schema.ts": "src/shared/database/schema.ts",
+        "relations.ts": "src/shared/database/relations.ts",
+        "timestamps.ts": "src/shared/database/timestamps.ts",
+        "constants.ts": "src/shared/constants.ts",
+        "types.ts": "src/shared/types.ts",
+        "models.ts": "src/shared/database/models.ts",
+        "sync-indexes.ts": "src/shared/database/sync-indexes.ts",
+        "http-error.ts": "src/shared/errors/http-error.ts",
+        "error-handler.ts": "src/shared/middlewares/error-handler.ts",
+        "not-found.ts": "src/shared/middlewares/not-found.ts",
+        "routes.ts": "src/modules/index.ts",
+        "health.routes.ts": "src/modules/health/health.routes.ts",
+        "health.controller.ts": "src/modules/health/health.controller.ts",
     },
 }
-
-
-# Files at the project root whatever rootDir is (tools look for them there).
-PROJECT_ROOT_FILES = {"drizzle_config": "drizzle.config.ts"}
 
 # --- data-model bundles --------------------------------------------------------
 
@@ -216,13 +216,13 @@ def dropped_tables(context: Any) -> list[str]:
     if (previous.get("databaseEngine"), previous.get("databaseAdapter")) != (context["databaseEngine"], "drizzle"):
         return []
     kept = set(model_keys(context))
-    folder = stack_fragment_dir(context["databaseEngine"], "drizzle")
+    folder = model_dialect(context["databaseEngine"], "drizzle")
     return [table_name(folder, m) for m in model_keys(previous) if m not in kept]
 
 
-def table_name(fragment_folder: str, model: str) -> str:
+def table_name(dialect: str, model: str) -> str:
     """A model's table name, read from its fragment, where it is defined."""
-    fragment = (ROOT / "template" / "_fragments" / fragment_folder / f"{model}.ts.jinja").read_text()
+    fragment = (LAYERS_DIR / "models" / dialect / f"{model}.ts.jinja").read_text()
     return re.search(r'(?:pg|mysql)Table\(\s*"([a-z_]+)"', fragment).group(1)
 
 
@@ -237,17 +237,11 @@ def drop_tables_problem(confirmed: Any, tables: list[str]) -> str:
     return ""
 
 
-def stack_fragment_dir(engine: str, adapter: str) -> str:
-    """Folder of template/_fragments for a stack: pg, mysql or mongoose."""
+def model_dialect(engine: str, adapter: str) -> str:
+    """The models layer folder with a stack's model files: pg, mysql or mongoose."""
     if adapter == "mongoose":
         return "mongoose"
     return {"postgresql": "pg", "mysql": "mysql"}[engine]
-
-
-@pass_context
-def fragment_dir(context: Any) -> str:
-    """Folder of template/_fragments for the chosen stack."""
-    return stack_fragment_dir(context["databaseEngine"], context["databaseAdapter"])
 
 
 def model_file(architecture: str, adapter: str, model: str) -> str:
@@ -258,6 +252,73 @@ def model_file(architecture: str, adapter: str, model: str) -> str:
     if architecture == "mvc":
         return f"src/db/schema/{model}.ts"
     return f"src/modules/{MODEL_MODULES[model]}/{model}.schema.ts"
+
+
+# --- the file plan: which fragment makes which file ----------------------------
+
+# Layer folders under template/layers, in the order they are applied. Each row
+# says when the layer applies and which folder; a folder that does not exist
+# adds nothing. Adding a framework or adapter is one folder (and a BUILT entry).
+LAYERS: list[tuple[str, Any]] = [
+    ("base", lambda a: "base"),
+    ("package manager", lambda a: f"package-managers/{a['packageManager']}"),
+    ("runtime tooling", lambda a: f"runtimes/{a['runtime']}"),
+    ("framework shell", lambda a: f"frameworks/{a['framework']}"),
+    ("framework on this runtime", lambda a: f"frameworks/{a['framework']}/on-{a['runtime']}"),
+    ("database service", lambda a: "database" if has_database(a) else None),
+    ("data layer", lambda a: f"data/{a['databaseAdapter']}" if has_database(a) else None),
+    ("models, shared per adapter", lambda a: f"models/{a['databaseAdapter']}" if model_keys(a) else None),
+    ("models, per dialect", lambda a: f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}" if model_keys(a) else None),
+    ("bundles", lambda a: "bundles" if model_keys(a) else None),
+]
+# A runtime overlay folder inside a framework folder (frameworks/hono/on-deno).
+OVERLAY_PREFIX = "on-"
+
+
+def has_database(answers: Any) -> bool:
+    return answers.get("databaseEngine", NO_DATABASE) != NO_DATABASE
+
+
+@functools.cache
+def layer_fragments(folder: str) -> tuple[str, ...]:
+    """Fragment names (paths inside the folder, '.jinja' removed) of one layer folder."""
+    root = LAYERS_DIR / folder
+    if not root.is_dir():
+        return ()
+    names = []
+    for path in sorted(root.rglob("*.jinja")):
+        relative = path.relative_to(root)
+        if not any(part.startswith(OVERLAY_PREFIX) for part in relative.parts[:-1]):
+            names.append(relative.as_posix()[: -len(".jinja")])
+    return tuple(names)
+
+
+def plan_files(answers: Any) -> list[dict[str, Any]]:
+    """Every file to generate: {'path', 'fragment' (template-relative), 'model'}.
+
+    Model fragments (models/<dialect>/<model>.ts) make one file per chosen model;
+    other fragments are placed by LAYOUTS or keep their path in the layer folder.
+    Two fragments for one path is a template bug, reported here.
+    """
+    chosen = model_keys(answers)
+    plan: dict[str, dict[str, Any]] = {}
+    folders = dict.fromkeys(f for _, folder_of in LAYERS if (f := folder_of(answers)))
+    for folder in folders:
+        for name in layer_fragments(folder):
+            model = name[: -len(".ts")] if folder.startswith("models/") and name[: -len(".ts")] in MODEL_ORDER else None
+            if model and model not in chosen:
+                continue
+            path = _layout_path(answers, f"model:{model}" if model else name)
+            if path in plan:
+                raise ValueError(f"{path} comes from two fragments: {plan[path]['fragment']} and {folder}/{name}")
+            plan[path] = {"path": path, "fragment": f"template/layers/{folder}/{name}.jinja", "model": model}
+    return list(plan.values())
+
+
+@pass_context
+def file_plan(context: Any) -> list[dict[str, Any]]:
+    """The plan for the current answers (the `yield` in template/render)."""
+    return plan_files(context)
 
 
 # --- the schema's rules, read from the schema itself -------------------------
@@ -420,15 +481,15 @@ def _in_root(context: Any, relpath: str) -> str:
 
 def _layout_path(context: Any, key: str) -> str:
     """Path of a file relative to the project: 'model:<name>' for models, else a layout key."""
-    if key in PROJECT_ROOT_FILES:
-        return PROJECT_ROOT_FILES[key]
     if key.startswith("model:"):
         model = key[len("model:") :]
         if not model:  # Copier renders a `yield` path once before binding its variable
             return ""
         relpath = model_file(context["architecture"], context["databaseAdapter"], model)
-    else:
+    elif key in LAYOUTS[context["architecture"]]:
         relpath = LAYOUTS[context["architecture"]][key]
+    else:
+        return key  # at the project root, whatever rootDir is
     return _in_root(context, relpath)
 
 
@@ -531,7 +592,7 @@ class StackwrightExtension(Extension):
             all_model_items=all_model_items,
             selected_models=selected_models,
             dropped_tables=dropped_tables,
-            fragment_dir=fragment_dir,
+            file_plan=file_plan,
             default_for=default_for,
             place=place,
             import_path=import_path,

@@ -99,7 +99,7 @@ class Generated:
         self.scripts = self.manifest["scripts"]
         layout = stackwright.LAYOUTS[answers["architecture"]]
         root = answers.get("rootDir", ".")
-        self.env_module = (project / root / layout["env"]).read_text()
+        self.env_module = (project / root / layout["env.ts"]).read_text()
 
     def index(self, predicate) -> int:
         """Position of the only step that satisfies predicate."""

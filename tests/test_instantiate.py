@@ -159,7 +159,7 @@ def test_copier_update_then_brings_the_next_release(tmp_path, upstream, project)
     assert git(project, "status", "--porcelain") == ""
     assert len(git(project, "log", "--format=%s").splitlines()) == 2
 
-    upstream.edit("template/README.md.jinja", lambda text: text + "\nReleased in 2.0.0.\n")
+    upstream.edit("template/layers/base/README.md.jinja", lambda text: text + "\nReleased in 2.0.0.\n")
     upstream.release("v2.0.0")
     done = copier_cli("update", "--defaults", "--trust", cwd=project)
 
@@ -271,7 +271,7 @@ def test_refuses_a_repository_that_is_not_a_template_checkout(tmp_path, upstream
 
 
 def test_ref_renders_another_revision_and_warns_when_it_is_not_a_release(tmp_path, upstream, project):
-    upstream.edit("template/README.md.jinja", lambda text: text + "\nUnreleased.\n")
+    upstream.edit("template/layers/base/README.md.jinja", lambda text: text + "\nUnreleased.\n")
     commit_all(upstream.path, "unreleased change")
 
     done = instantiate(project, "--ref", "HEAD", upstream=upstream.path)

@@ -308,7 +308,7 @@ def _generate(dst: Path, arch: str, bundles: list[str], models: list[str] | None
 
 
 def _ledger_message(project: Path, arch: str) -> str:
-    text = (project / LAYOUTS[arch]["constants"]).read_text()
+    text = (project / LAYOUTS[arch]["constants.ts"]).read_text()
     match = re.search(r'LEDGER_IMMUTABLE_MESSAGE\s*=\s*"([^"]+)"', text)
     assert match, "constants must define LEDGER_IMMUTABLE_MESSAGE"
     return match.group(1)
@@ -386,7 +386,7 @@ def test_mongoose_models(tmp_path: Path, arch: str, bundles: list[str], models: 
     present = _present(bundles, models)
     for key in present:
         assert (project / model_file(arch, "mongoose", key)).is_file()
-    index = (project / LAYOUTS[arch]["model_index"]).read_text()
+    index = (project / LAYOUTS[arch]["models.ts"]).read_text()
     assert index.count("export * from") == len(present)
 
     run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
@@ -405,7 +405,7 @@ def test_mongoose_models(tmp_path: Path, arch: str, bundles: list[str], models: 
 def test_sync_indexes_script_reports_failures(tmp_path: Path) -> None:
     """db:sync-indexes: reads .env when present and exits non-zero with the real error."""
     project = _generate(tmp_path / "x", "mvc", ALL_BUNDLES, None)
-    script = LAYOUTS["mvc"]["sync_indexes"]
+    script = LAYOUTS["mvc"]["sync-indexes.ts"]
     manifest = json.loads((project / "package.json").read_text())
     assert manifest["scripts"]["db:sync-indexes"] == f"tsx {script}"
     text = (project / script).read_text()

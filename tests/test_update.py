@@ -62,7 +62,7 @@ def template(tmp_path) -> TemplateRepo:
 def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     project = generate(template, tmp_path / "api", **stack)
     assert json.loads((project / "stackwright.json").read_text())["version"] == "1.0.0"
-    routes = LAYOUTS[stack["architecture"]]["health_routes"]
+    routes = LAYOUTS[stack["architecture"]]["health.routes.ts"]
     user_model = model_file(stack["architecture"], stack["databaseAdapter"], "user")
 
     # The user edits generated files (a route, a model, the README, .env.example)
@@ -89,9 +89,9 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     commit_all(project, "the user's work")
 
     # The template changes elsewhere: a new middleware line in app.ts and a new README section.
-    template.edit(f"template/{{{{ place('app') }}}}.jinja", lambda s: s.replace(
+    template.edit("template/layers/frameworks/express/app.ts.jinja", lambda s: s.replace(
         "app.use(express.json(", 'app.disable("x-powered-by");\n  app.use(express.json(', 1))
-    template.edit("template/README.md.jinja", lambda s: s.replace(
+    template.edit("template/layers/base/README.md.jinja", lambda s: s.replace(
         "## Run it\n", "## Upgrading\n\nRun `copier update`.\n\n## Run it\n", 1))
     template.release("v2.0.0")
 
@@ -101,7 +101,7 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
         text = (project / relpath).read_text()
         missing = [line for line in lines if line and line not in text]
         assert not missing, f"{relpath} lost the user's lines {missing}"
-    assert 'app.disable("x-powered-by");' in (project / LAYOUTS[stack["architecture"]]["app"]).read_text()
+    assert 'app.disable("x-powered-by");' in (project / LAYOUTS[stack["architecture"]]["app.ts"]).read_text()
     assert "## Upgrading" in (project / "README.md").read_text()
     assert not any("<<<<<<<" in p.read_text() for p in project.rglob("*") if p.is_file() and ".git" not in p.parts)
     assert json.loads((project / "stackwright.json").read_text())["version"] == "2.0.0"
@@ -118,7 +118,7 @@ def test_a_conflict_fails_the_update_and_lists_the_file(template, tmp_path):
     readme = project / "README.md"
     readme.write_text(readme.read_text().replace("# api\n", "# Payments API\n", 1))
     commit_all(project, "rename the title")
-    template.edit("template/README.md.jinja", lambda s: s.replace("# {{ projectName }}", "# {{ projectName }} service", 1))
+    template.edit("template/layers/base/README.md.jinja", lambda s: s.replace("# {{ projectName }}", "# {{ projectName }} service", 1))
     template.release("v2.0.0")
 
     done = update(project)
@@ -134,7 +134,7 @@ def test_a_conflict_fails_the_update_and_lists_the_file(template, tmp_path):
 
 def test_no_conflict_report_when_the_template_change_merges_cleanly(template, tmp_path):
     project = generate(template, tmp_path / "api")
-    template.edit("template/.env.example.jinja", lambda s: s + "LOG_LEVEL=info\n")
+    template.edit("template/layers/base/.env.example.jinja", lambda s: s + "LOG_LEVEL=info\n")
     template.release("v2.0.0")
     done = update(project)
     assert done.returncode == 0, done.stderr
@@ -166,7 +166,7 @@ def test_check_update_tells_when_a_newer_release_exists(template, tmp_path):
     current = copier_cli("check-update", "--output-format", "json", cwd=project)
     assert current.returncode == 0, current.stderr
     assert json.loads(current.stdout)["update_available"] is False
-    template.edit("template/.env.example.jinja", lambda s: s + "LOG_LEVEL=info\n")
+    template.edit("template/layers/base/.env.example.jinja", lambda s: s + "LOG_LEVEL=info\n")
     template.release("v1.1.0")
     newer = copier_cli("check-update", "--output-format", "json", cwd=project)
     assert json.loads(newer.stdout)["update_available"] is True
