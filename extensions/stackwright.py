@@ -580,11 +580,37 @@ def run_command(manager: str, script: str) -> str:
     return f"{manager} run {script}"
 
 
+def _reuse_compiled_strings(environment: Environment) -> None:
+    """Compile each templated string once per run.
+
+    Copier compiles a question's help, choices, default, validator and `when`,
+    and every path part, each time it renders them, and it renders them again
+    for every question asked: hundreds of compiles of the same few strings. A
+    compiled template depends only on its source (globals are bound at render),
+    so the code object can be reused. Extensions' preprocess hooks still run on
+    every use: Copier's `yield` resets its state there.
+    """
+    compile_source = environment.compile
+    cache: dict[str, Any] = {}
+
+    def compile_once(source: Any, name: Any = None, filename: Any = None, raw: bool = False, defer_init: bool = False) -> Any:
+        if not isinstance(source, str) or name is not None or filename is not None or raw or defer_init:
+            return compile_source(source, name, filename, raw, defer_init)
+        if source not in cache:
+            cache[source] = compile_source(source)
+        else:
+            environment.preprocess(source)
+        return cache[source]
+
+    environment.compile = compile_once  # type: ignore[method-assign]
+
+
 class StackwrightExtension(Extension):
     """Adds Stackwright's globals and filters to Copier's Jinja environment."""
 
     def __init__(self, environment: Environment) -> None:
         super().__init__(environment)
+        _reuse_compiled_strings(environment)
         environment.globals.update(
             choices=choices,
             bundle_names=lambda: json.dumps(list(BUNDLES)),
