@@ -13,6 +13,8 @@ and to the files under template/:
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.metadata
 import json
 import posixpath
 import re
@@ -21,6 +23,7 @@ from typing import Any
 
 import yaml
 from jinja2 import Environment, pass_context
+from jinja2.bccache import FileSystemBytecodeCache
 from jinja2.ext import Extension
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -605,12 +608,31 @@ def _reuse_compiled_strings(environment: Environment) -> None:
     environment.compile = compile_once  # type: ignore[method-assign]
 
 
+class _FragmentBytecodeCache(FileSystemBytecodeCache):
+    """Compiled fragments kept between runs (in Jinja's per-user temp cache folder).
+
+    Keyed by the fragment's name inside the template, not by its file path:
+    Copier renders from a fresh temporary clone each run. Jinja recompiles when
+    the source's checksum differs, and the Jinja and Copier versions are part of
+    the key, so a stale entry is never used.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(pattern="stackwright-%s.jinja-cache")
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        versions = f"{importlib.metadata.version('jinja2')}|{importlib.metadata.version('copier')}"
+        return hashlib.sha1(f"{name}|{versions}".encode()).hexdigest()
+
+
 class StackwrightExtension(Extension):
     """Adds Stackwright's globals and filters to Copier's Jinja environment."""
 
     def __init__(self, environment: Environment) -> None:
         super().__init__(environment)
         _reuse_compiled_strings(environment)
+        if environment.bytecode_cache is None:
+            environment.bytecode_cache = _FragmentBytecodeCache()
         environment.globals.update(
             choices=choices,
             bundle_names=lambda: json.dumps(list(BUNDLES)),
