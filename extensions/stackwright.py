@@ -514,7 +514,7 @@ def import_path(context: Any, from_key: str, to_key: str) -> str:
 @pass_context
 def dependencies(context: Any, kind: str) -> dict[str, str]:
     """{package: exact version} for 'runtime' or 'dev', sorted like npm writes them."""
-    names = list(VERSIONS["baseDependencies"][kind])
+    names = VERSIONS["runtimeDependencies"][context["runtime"]][kind] + VERSIONS["frameworkDependencies"][context["framework"]][kind]
     if context.get("databaseEngine", NO_DATABASE) != NO_DATABASE:
         stack = f"{context['databaseEngine']}/{context['databaseAdapter']}"
         names += VERSIONS["adapterDependencies"][stack][kind]

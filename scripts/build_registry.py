@@ -2,9 +2,9 @@
 
     .venv/bin/python scripts/build_registry.py [OUT_DIR]      (default: registry/)
 
-Each entry is produced by rendering the template with Copier for that bundle,
-template name, stack and architecture; its files are the ones the bundle adds
-to a project that has the same stack and no bundle.
+Each entry is rendered from the template's fragments with Copier's Jinja
+environment for that bundle, template name, stack and architecture; its files
+are the ones the bundle adds to a project that has the same stack and no bundle.
 """
 
 from __future__ import annotations
@@ -16,15 +16,39 @@ import tempfile
 from pathlib import Path
 
 from copier import run_copy
+from jinja2 import FileSystemLoader
+from jinja2.sandbox import SandboxedEnvironment
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "extensions"))
 
 import stackwright  # noqa: E402  (the extension: bundles, models, versions)
 
-STACKS = [("postgresql", "drizzle"), ("mysql", "drizzle"), ("mongodb", "mongoose")]
-ARCHITECTURES = ["mvc", "feature"]
-RUNTIME, FRAMEWORK = "node", "express"
+def data_layers() -> list[tuple[str, str]]:
+    """(engine, adapter) pairs this release builds."""
+    return [
+        (engine, adapter)
+        for engine in stackwright.BUILT["databaseEngine"]
+        if engine != stackwright.NO_DATABASE
+        for adapter in stackwright.allowed("databaseAdapter", engine)
+        if adapter in stackwright.BUILT["databaseAdapter"]
+    ]
+
+
+def built(question: str, parent: str) -> list[str]:
+    return [v for v in stackwright.allowed(question, parent) if v in stackwright.BUILT[question]]
+
+
+def app_stacks() -> list[tuple[str, str, list[str]]]:
+    """(runtime, framework, architectures) this release builds."""
+    return [
+        (runtime, framework, built("architecture", framework))
+        for runtime in stackwright.BUILT["runtime"]
+        for framework in built("framework", runtime)
+    ]
+
+
+STACKS = data_layers()
 
 
 def template_names(slug: str, adapter: str) -> dict[str, list[str]]:
@@ -35,12 +59,18 @@ def template_names(slug: str, adapter: str) -> dict[str, list[str]]:
     return names
 
 
-def answers_for(slug: str | None, engine: str, adapter: str, architecture: str, items: list[str]) -> dict:
+def answers_for(
+    slug: str | None, engine: str, adapter: str, architecture: str, items: list[str],
+    runtime: str = "node", framework: str = "express",
+) -> dict:
     """Copier answers that select one registry entry (slug None: the same stack, no bundle)."""
     return {
         "projectName": "app",
-        "runtime": RUNTIME,
-        "framework": FRAMEWORK,
+        "rootDir": ".",
+        "packageManager": "npm",
+        "runtime": runtime,
+        "language": "typescript",
+        "framework": framework,
         "architecture": architecture,
         "databaseEngine": engine,
         "databaseAdapter": adapter,
@@ -50,7 +80,7 @@ def answers_for(slug: str | None, engine: str, adapter: str, architecture: str, 
 
 
 def render_files(template: Path, answers: dict, scratch: Path) -> dict[str, str]:
-    """{relative path: text} of a project rendered with the answers."""
+    """{relative path: text} of a project rendered with the answers by `copier copy`."""
     destination = Path(tempfile.mkdtemp(dir=scratch))
     run_copy(str(template), str(destination), data=answers, defaults=True, unsafe=True, quiet=True)
     files = {
@@ -62,35 +92,55 @@ def render_files(template: Path, answers: dict, scratch: Path) -> dict[str, str]
     return files
 
 
-def bundle_entry(template: Path, slug: str, scratch: Path) -> dict:
+class FragmentRenderer:
+    """Renders planned files from the template's fragments with its Jinja extension.
+
+    The same fragments and plan as `copier copy`, without asking the questions or
+    writing a project for each entry: fast for a large matrix. Copier's settings
+    that matter here: a sandbox, trailing newlines kept. tests/test_registry.py
+    checks that `copier copy` writes the same text.
+    """
+
+    def __init__(self, template: Path):
+        self.env = SandboxedEnvironment(
+            loader=FileSystemLoader(template), extensions=[stackwright.StackwrightExtension], keep_trailing_newline=True
+        )
+
+    def added_files(self, answers: dict, base: dict) -> dict[str, str]:
+        """{path: text} of the files that `answers` plan and `base` does not."""
+        base_paths = {f["path"] for f in stackwright.plan_files(base)}
+        return {
+            f["path"]: self.env.get_template(f["fragment"]).render(**answers, model=f["model"])
+            for f in stackwright.plan_files(answers)
+            if f["path"] not in base_paths
+        }
+
+
+def bundle_entry(renderer: FragmentRenderer, slug: str) -> dict:
     """The registry document of one bundle."""
-    databases: dict = {}
-    for engine, adapter in STACKS:
-        stack = f"{engine}/{adapter}"
-        templates: dict = {}
-        for architecture in ARCHITECTURES:
-            base = render_files(template, answers_for(None, engine, adapter, architecture, []), scratch)
-            for name, items in template_names(slug, adapter).items():
-                answers = answers_for(slug, engine, adapter, architecture, items)
-                rendered = render_files(template, answers, scratch)
-                files = [
-                    {"type": "file", "path": path, "content": rendered[path]}
-                    for path in sorted(set(rendered) - set(base))
-                ]
-                templates.setdefault(name, {"architectures": {}})["architectures"][architecture] = {"files": files}
-        deps = stackwright.VERSIONS["adapterDependencies"][stack]
-        databases[engine] = {
-            "orms": {
-                adapter: {
-                    "dependencies": {"runtime": list(deps["runtime"]), "dev": list(deps["dev"])},
-                    "templates": templates,
+    runtimes: dict = {}
+    for runtime, framework, architectures in app_stacks():
+        databases: dict = {}
+        for engine, adapter in STACKS:
+            templates: dict = {}
+            for architecture in architectures:
+                base = answers_for(None, engine, adapter, architecture, [], runtime, framework)
+                for name, items in template_names(slug, adapter).items():
+                    answers = answers_for(slug, engine, adapter, architecture, items, runtime, framework)
+                    added = renderer.added_files(answers, base)
+                    files = [{"type": "file", "path": path, "content": added[path]} for path in sorted(added)]
+                    templates.setdefault(name, {"architectures": {}})["architectures"][architecture] = {"files": files}
+            deps = stackwright.VERSIONS["adapterDependencies"][f"{engine}/{adapter}"]
+            databases[engine] = {
+                "orms": {
+                    adapter: {
+                        "dependencies": {"runtime": list(deps["runtime"]), "dev": list(deps["dev"])},
+                        "templates": templates,
+                    }
                 }
             }
-        }
-    return {
-        "slug": slug,
-        "runtimes": {RUNTIME: {"frameworks": {FRAMEWORK: {"databases": databases}}}},
-    }
+        runtimes.setdefault(runtime, {"frameworks": {}})["frameworks"][framework] = {"databases": databases}
+    return {"slug": slug, "runtimes": runtimes}
 
 
 def plain_copy(scratch: Path) -> Path:
@@ -107,10 +157,10 @@ def build(out_dir: Path) -> list[Path]:
     written = []
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        template = plain_copy(scratch)
+        renderer = FragmentRenderer(plain_copy(scratch))
         for slug in stackwright.BUNDLES:
             path = out_dir / f"{slug}.json"
-            path.write_text(json.dumps(bundle_entry(template, slug, scratch), indent=2) + "\n")
+            path.write_text(json.dumps(bundle_entry(renderer, slug), indent=2) + "\n")
             written.append(path)
     return written
 
