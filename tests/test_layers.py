@@ -1,0 +1,66 @@
+"""The layered template: every fragment is used, no fragment branches over stacks, and
+scripts/plan.py names the fragment of a generated file."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import subprocess
+import sys
+
+import stackwright
+from build_registry import app_stacks, data_layers
+from conftest import REPO, render
+
+LAYERS = REPO / "template" / "layers"
+ALL_BUNDLES = list(stackwright.BUNDLES)
+
+
+def every_built_answers():
+    """Answers for every built stack x data layer x package manager, with and without models."""
+    layers = [("none", None), *data_layers()]
+    for (runtime, framework, architectures), (engine, adapter), manager in itertools.product(
+        app_stacks(), layers, stackwright.BUILT["packageManager"]
+    ):
+        for architecture, bundles in itertools.product(architectures, [[], ALL_BUNDLES]):
+            bundles = bundles if adapter else []
+            yield {
+                "rootDir": ".", "packageManager": manager, "runtime": runtime, "framework": framework,
+                "architecture": architecture, "databaseEngine": engine, "databaseAdapter": adapter,
+                "bundles": bundles,
+                "models": [f"{b}/{m}" for b in bundles for m in stackwright.bundle_models(b, adapter)],
+            }
+
+
+def test_every_fragment_is_used_and_every_file_has_one_fragment():
+    fragments = {p.relative_to(REPO).as_posix() for p in LAYERS.rglob("*.jinja")}
+    used = set()
+    for answers in every_built_answers():
+        plan = stackwright.plan_files(answers)  # raises when two fragments make one path
+        assert len({item["path"] for item in plan}) == len(plan)
+        used |= {item["fragment"] for item in plan}
+    assert fragments - used == set(), "fragments no built combination uses"
+
+
+STACK_BRANCH = re.compile(r"\b(runtime|framework)\s*(==|!=|\bin\b)")
+
+
+def test_no_fragment_branches_over_runtimes_or_frameworks():
+    branching = [
+        p.relative_to(LAYERS).as_posix() for p in LAYERS.rglob("*.jinja") if STACK_BRANCH.search(p.read_text())
+    ]
+    assert branching == [], "a runtime or framework difference belongs in its layer folder"
+
+
+def test_plan_script_names_the_fragment_of_each_generated_file(tmp_path):
+    project = render(tmp_path / "p", architecture="mvc", databaseEngine="postgresql", databaseAdapter="drizzle")
+    generated = sorted(
+        p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file() and p.name != ".copier-answers.yml"
+    )
+    script = [sys.executable, str(REPO / "scripts" / "plan.py"), str(project)]
+    listed = subprocess.run(script, capture_output=True, text=True, check=True).stdout.splitlines()
+    assert sorted(line.split("  <-  ")[0].rstrip() for line in listed) == generated
+    one = subprocess.run([*script, "src/routes/index.ts"], capture_output=True, text=True, check=True).stdout
+    assert one.split("<-")[1].strip() == "template/layers/frameworks/express/routes.ts.jinja"
+    missing = subprocess.run([*script, "src/mine.ts"], capture_output=True, text=True)
+    assert missing.returncode == 1 and "src/mine.ts" in missing.stderr
