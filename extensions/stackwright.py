@@ -19,7 +19,7 @@ import json
 import posixpath
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 from jinja2 import Environment, pass_context
@@ -50,9 +50,9 @@ NO_DATABASE = "none"
 # question time with a "not built yet" message until a later release adds it.
 BUILT: dict[str, list[str]] = {
     "packageManager": ["npm", "pnpm", "bun", "yarn"],
-    "runtime": ["node"],
+    "runtime": ["node", "bun", "deno"],
     "language": ["typescript"],
-    "framework": ["express"],
+    "framework": ["express", "hono"],
     "architecture": ["mvc", "feature"],
     "databaseEngine": [NO_DATABASE, "postgresql", "mysql", "mongodb"],
     "databaseAdapter": ["drizzle", "mongoose"],
@@ -259,20 +259,28 @@ def model_file(architecture: str, adapter: str, model: str) -> str:
 
 # --- the file plan: which fragment makes which file ----------------------------
 
+# What differs between runtimes beyond their layer folders. `layers`: the runtime's
+# folders under template/layers/runtimes (node-compatible: what Node and Bun share);
+# `import_suffix`: of relative imports (Deno resolves only the real .ts name);
+# `test_module`: where tests import describe/it/expect from (Deno: Deno.test).
+RUNTIMES: dict[str, dict[str, Any]] = {
+    "node": {"layers": ["node-compatible", "node"], "import_suffix": ".js", "test_module": "vitest"},
+    "bun": {"layers": ["node-compatible", "bun"], "import_suffix": ".js", "test_module": "bun:test"},
+    "deno": {"layers": ["deno"], "import_suffix": ".ts", "test_module": None},
+}
+
 # Layer folders under template/layers, in the order they are applied. Each row
-# says when the layer applies and which folder; a folder that does not exist
-# adds nothing. Adding a framework or adapter is one folder (and a BUILT entry).
-LAYERS: list[tuple[str, Any]] = [
-    ("base", lambda a: "base"),
-    ("package manager", lambda a: f"package-managers/{a['packageManager']}"),
-    ("runtime tooling", lambda a: f"runtimes/{a['runtime']}"),
-    ("framework shell", lambda a: f"frameworks/{a['framework']}"),
-    ("framework on this runtime", lambda a: f"frameworks/{a['framework']}/on-{a['runtime']}"),
-    ("database service", lambda a: "database" if has_database(a) else None),
-    ("data layer", lambda a: f"data/{a['databaseAdapter']}" if has_database(a) else None),
-    ("models, shared per adapter", lambda a: f"models/{a['databaseAdapter']}" if model_keys(a) else None),
-    ("models, per dialect", lambda a: f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}" if model_keys(a) else None),
-    ("bundles", lambda a: "bundles" if model_keys(a) else None),
+# gives the folders of a layer for the answers (none when it does not apply); a
+# folder that does not exist adds nothing. Adding a framework or adapter is one folder (and a BUILT entry).
+LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
+    ("base", lambda a: ["base"]),
+    ("package manager", lambda a: [f"package-managers/{a['packageManager']}"]),
+    ("runtime tooling", lambda a: [f"runtimes/{folder}" for folder in RUNTIMES[a["runtime"]]["layers"]]),
+    ("framework shell", lambda a: [f"frameworks/{a['framework']}", f"frameworks/{a['framework']}/on-{a['runtime']}"]),
+    ("database service", lambda a: ["database"] if has_database(a) else []),
+    ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
+    ("models", lambda a: [f"models/{a['databaseAdapter']}", f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}"] if model_keys(a) else []),
+    ("bundles", lambda a: ["bundles"] if model_keys(a) else []),
 ]
 # A runtime overlay folder inside a framework folder (frameworks/hono/on-deno).
 OVERLAY_PREFIX = "on-"
@@ -305,7 +313,7 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
     """
     chosen = model_keys(answers)
     plan: dict[str, dict[str, Any]] = {}
-    folders = dict.fromkeys(f for _, folder_of in LAYERS if (f := folder_of(answers)))
+    folders = dict.fromkeys(folder for _, folders_of in LAYERS for folder in folders_of(answers))
     for folder in folders:
         for name in layer_fragments(folder):
             model = name[: -len(".ts")] if folder.startswith("models/") and name[: -len(".ts")] in MODEL_ORDER else None
@@ -508,7 +516,7 @@ def import_path(context: Any, from_key: str, to_key: str) -> str:
     source, target = _layout_path(context, from_key), _layout_path(context, to_key)
     rel = posixpath.relpath(target, posixpath.dirname(source))
     rel = rel if rel.startswith(".") else f"./{rel}"
-    return re.sub(r"\.ts$", ".js", rel)
+    return re.sub(r"\.ts$", RUNTIMES[context["runtime"]]["import_suffix"], rel)
 
 
 @pass_context
@@ -649,6 +657,7 @@ class StackwrightExtension(Extension):
             schema_text=SCHEMA_PATH.read_text,
             package_manager_field=package_manager_field,
             run_command=run_command,
+            runtimes=RUNTIMES,
             install_command=install_command,
             build_script_dependencies=BUILD_SCRIPT_DEPENDENCIES,
         )
