@@ -492,18 +492,35 @@ def package_manager_field(manager: str) -> str:
     return f"{manager}@{version}" if version else ""
 
 
-# Installs without a lockfile: none is generated, and CI defaults refuse to write one.
-INSTALL_COMMANDS = {
-    "npm": "npm install",
-    "pnpm": "pnpm install --no-frozen-lockfile",
-    "yarn": "yarn install --no-immutable",
-    "bun": "bun install",
+# One row per package manager: the lockfile its first install writes, the plain install (no
+# lockfile yet, or on purpose: CI defaults of pnpm and Yarn refuse to create one), and the
+# install that follows the committed lockfile exactly and fails when package.json no longer
+# matches it (what CI runs once the lockfile is committed).
+INSTALLS: dict[str, dict[str, str]] = {
+    "npm": {"lockfile": "package-lock.json", "install": "npm install", "frozen": "npm ci"},
+    "pnpm": {
+        "lockfile": "pnpm-lock.yaml",
+        "install": "pnpm install --no-frozen-lockfile",
+        "frozen": "pnpm install --frozen-lockfile",
+    },
+    "yarn": {"lockfile": "yarn.lock", "install": "yarn install --no-immutable", "frozen": "yarn install --immutable"},
+    "bun": {"lockfile": "bun.lock", "install": "bun install", "frozen": "bun install --frozen-lockfile"},
 }
 
 
 def install_command(manager: str) -> str:
-    """How the chosen package manager installs a fresh project."""
-    return INSTALL_COMMANDS[manager]
+    """How the chosen package manager installs a fresh project (and writes its lockfile)."""
+    return INSTALLS[manager]["install"]
+
+
+def frozen_install_command(manager: str) -> str:
+    """How the chosen package manager installs exactly what the committed lockfile says."""
+    return INSTALLS[manager]["frozen"]
+
+
+def lockfile(manager: str) -> str:
+    """The lockfile the chosen package manager writes."""
+    return INSTALLS[manager]["lockfile"]
 
 
 # Dependencies whose install scripts a generated project needs: esbuild (under tsx, vitest
@@ -541,6 +558,8 @@ class StackwrightExtension(Extension):
             package_manager_field=package_manager_field,
             run_command=run_command,
             install_command=install_command,
+            frozen_install_command=frozen_install_command,
+            lockfile=lockfile,
             build_script_dependencies=BUILD_SCRIPT_DEPENDENCIES,
         )
         environment.filters.update(
