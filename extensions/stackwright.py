@@ -482,6 +482,43 @@ def release_version(commit: Any) -> str:
     return ".".join(str(int(p)) for p in match.groups()) if match else "0.0.0"
 
 
+def is_release(commit: Any) -> bool:
+    """Whether `_commit` is a release tag ('v1.2.0'), not an unreleased commit ('v1.2.0-3-gabc', 'abc1234')."""
+    return re.fullmatch(r"v?[0-9]+\.[0-9]+\.[0-9]+", str(commit or "")) is not None
+
+
+def update_command(commit: Any) -> str:
+    """The `copier update` that takes a project generated from `commit` to the template's newest state.
+
+    From a release, Copier's default target is the newest release. From an unreleased commit
+    that target can be older than the commit (Copier then refuses: "Downgrades are not
+    supported"), so such a project follows the template's latest commit instead.
+    """
+    return "copier update --trust --defaults" + ("" if is_release(commit) else " --vcs-ref=HEAD")
+
+
+# How the generated README names a schema value: the one table of display names.
+DISPLAY_NAMES = {
+    "express": "Express", "nestjs": "NestJS", "nextjs": "Next.js", "hono": "Hono",
+    "node": "Node.js", "deno": "Deno", "bun": "Bun",
+}
+
+
+def display_name(value: str) -> str:
+    """A framework or runtime as people write it ('nextjs' -> 'Next.js')."""
+    return DISPLAY_NAMES[value]
+
+
+def with_article(name: str, capital: bool = False) -> str:
+    """'a' or 'an' before a display name, by its first sound ('an Express', 'a NestJS').
+
+    Every name in DISPLAY_NAMES is said as it is spelt, so a vowel letter is a vowel sound.
+    `capital` starts a sentence ('An Express').
+    """
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    return f"{article.capitalize() if capital else article} {name}"
+
+
 # --- paths and packages, for the rendered files ------------------------------
 
 
@@ -564,18 +601,35 @@ def package_manager_field(manager: str) -> str:
     return f"{manager}@{version}" if version else ""
 
 
-# Installs without a lockfile: none is generated, and CI defaults refuse to write one.
-INSTALL_COMMANDS = {
-    "npm": "npm install",
-    "pnpm": "pnpm install --no-frozen-lockfile",
-    "yarn": "yarn install --no-immutable",
-    "bun": "bun install",
+# One row per package manager: the lockfile its first install writes, the plain install (no
+# lockfile yet, or on purpose: CI defaults of pnpm and Yarn refuse to create one), and the
+# install that follows the committed lockfile exactly and fails when package.json no longer
+# matches it (what CI runs once the lockfile is committed).
+INSTALLS: dict[str, dict[str, str]] = {
+    "npm": {"lockfile": "package-lock.json", "install": "npm install", "frozen": "npm ci"},
+    "pnpm": {
+        "lockfile": "pnpm-lock.yaml",
+        "install": "pnpm install --no-frozen-lockfile",
+        "frozen": "pnpm install --frozen-lockfile",
+    },
+    "yarn": {"lockfile": "yarn.lock", "install": "yarn install --no-immutable", "frozen": "yarn install --immutable"},
+    "bun": {"lockfile": "bun.lock", "install": "bun install", "frozen": "bun install --frozen-lockfile"},
 }
 
 
 def install_command(manager: str) -> str:
-    """How the chosen package manager installs a fresh project."""
-    return INSTALL_COMMANDS[manager]
+    """How the chosen package manager installs a fresh project (and writes its lockfile)."""
+    return INSTALLS[manager]["install"]
+
+
+def frozen_install_command(manager: str) -> str:
+    """How the chosen package manager installs exactly what the committed lockfile says."""
+    return INSTALLS[manager]["frozen"]
+
+
+def lockfile(manager: str) -> str:
+    """The lockfile the chosen package manager writes."""
+    return INSTALLS[manager]["lockfile"]
 
 
 # Dependencies whose install scripts a generated project needs: esbuild (under tsx, vitest
@@ -659,6 +713,9 @@ class StackwrightExtension(Extension):
             run_command=run_command,
             runtimes=RUNTIMES,
             install_command=install_command,
+            frozen_install_command=frozen_install_command,
+            lockfile=lockfile,
+            update_command=update_command,
             build_script_dependencies=BUILD_SCRIPT_DEPENDENCIES,
         )
         environment.filters.update(
@@ -666,6 +723,9 @@ class StackwrightExtension(Extension):
             npm_name_problem=npm_name_problem,
             root_dir_problem=root_dir_problem,
             release_version=release_version,
+            display_name=display_name,
+            is_release=is_release,
+            with_article=with_article,
             sort_imports=sort_imports,
             db_name=db_name,
             models_problem=models_problem,

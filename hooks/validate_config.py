@@ -1,4 +1,4 @@
-"""Validate a stackwright.json against schema/stackwright.schema.json.
+r"""Validate a stackwright.json against schema/stackwright.schema.json.
 
 Copier runs this after generating or updating a project (see `_tasks` in
 copier.yml). It only reads, so running it several times is harmless.
@@ -7,17 +7,86 @@ copier.yml). It only reads, so running it several times is harmless.
 
 Prints one line per error ("<JSON pointer>: <message>") and exits 1 when the
 file is invalid, 2 when it cannot be read; prints nothing and exits 0 when valid.
+
+A schema's `pattern` is an ECMA-262 regular expression, which editors (VS Code, ajv)
+run as such. Python's `re` reads some of it differently (`$` also matches before a
+final newline, `\d` and `\w` match any Unicode digit or letter), so the hook
+translates each pattern to Python with ECMA-262's meaning and gives the editors' verdict.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import sys
 from pathlib import Path
 
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, validators
+from jsonschema.exceptions import ValidationError
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "stackwright.schema.json"
+
+# ECMA-262's WhiteSpace and LineTerminator code points: what its \s matches.
+_ECMA_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+# Class escapes, as the contents of a character class.
+_ECMA_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_", "s": _ECMA_SPACE}
+# Escapes both dialects read alike (\b, \B: ASCII word boundaries, given re.ASCII).
+_SAME_ESCAPES = set("bBfnrtv0123456789xu")
+
+
+@functools.lru_cache(maxsize=None)
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    """Compile an ECMA-262 pattern (no flags) into a Python regex that matches the same strings.
+
+    Raises ValueError, naming the construct, for the few the two dialects disagree on
+    that have no translation here.
+    """
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            escaped = pattern[i + 1]
+            i += 2
+            if escaped.lower() in _ECMA_CLASSES:
+                members = _ECMA_CLASSES[escaped.lower()]
+                if escaped.islower():
+                    out.append(members if in_class else f"[{members}]")
+                elif not in_class:
+                    out.append(f"[^{members}]")
+                else:
+                    raise ValueError(f"pattern {pattern!r}: \\{escaped} inside [...] is not supported")
+            elif escaped in _SAME_ESCAPES or not escaped.isalnum():
+                out.append("\\" + escaped)
+            else:
+                raise ValueError(f"pattern {pattern!r}: \\{escaped} means something else in Python's re")
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if pattern.startswith("[^]", i) or pattern.startswith("[]", i):
+                raise ValueError(f"pattern {pattern!r}: [] and [^] are not supported")
+        elif char == "$":
+            char = r"\Z"  # ECMA's $ (no m flag) is the end of the input, never before a final newline
+        elif char == ".":
+            char = r"[^\n\r\u2028\u2029]"  # ECMA's . stops at every line terminator
+        elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
+            out.append("(?P")  # a named group: (?<name>...) in ECMA, (?P<name>...) in Python
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    return re.compile("".join(out), re.ASCII)
+
+
+def _ecma_pattern(validator, pattern, instance, schema):
+    """The `pattern` keyword with ECMA-262 semantics (jsonschema's own uses Python's re)."""
+    if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+EcmaDraft7Validator = validators.extend(Draft7Validator, {"pattern": _ecma_pattern})
 
 
 def pointer(path: list[object]) -> str:
@@ -27,7 +96,7 @@ def pointer(path: list[object]) -> str:
 
 def config_errors(config: object, schema_path: Path = SCHEMA_PATH) -> list[str]:
     """One '<pointer>: <message>' line per schema violation, in document order."""
-    validator = Draft7Validator(json.loads(schema_path.read_text()))
+    validator = EcmaDraft7Validator(json.loads(schema_path.read_text()))
     errors = sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path])
     return [f"{pointer(list(e.absolute_path)) or '/'}: {e.message}" for e in errors]
 

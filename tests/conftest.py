@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -21,6 +23,9 @@ REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache"
 NPM_CACHE = CACHE / "npm"
 NODE_DEPS = CACHE / "node-deps"
+TOOLS = CACHE / "tools"
+# ajv: the JSON Schema validator of the JavaScript world (ECMA-262 regular expressions).
+AJV_VERSION = "8.20.0"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 sys.path.insert(0, str(REPO / "extensions"))
@@ -140,6 +145,71 @@ def install_node_modules(project: Path) -> Path:
     if not link.exists():
         link.symlink_to(home / "node_modules", target_is_directory=True)
     return home / "node_modules"
+
+
+def npm_tool(package: str, version: str) -> Path:
+    """An npm package at an exact version, installed once into .cache/tools; its node_modules.
+
+    A failed fetch fails the test with npm's output.
+    """
+    home = TOOLS / f"{package.replace('/', '+')}-{version}"
+    home.mkdir(parents=True, exist_ok=True)
+    with open(home / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one fetch across xdist workers
+        if not (home / ".installed").exists():
+            cmd = [
+                "npm", "install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
+                "--prefix", str(home), "--cache", str(NPM_CACHE), f"{package}@{version}",
+            ]
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            if done.returncode != 0 or not (home / "node_modules" / package).is_dir():
+                pytest.fail(
+                    f"could not fetch {package}@{version} with npm: "
+                    f"{' '.join(cmd)} exited {done.returncode}\n{done.stdout}\n{done.stderr}"
+                )
+            (home / ".installed").write_text(version)
+    return home / "node_modules"
+
+
+class Ecma:
+    """ECMA-262 verdicts, as editors give them: ajv and V8's RegExp in one node process.
+
+    tests/ecma_verdicts.cjs answers one JSON line per request; see there.
+    """
+
+    def __init__(self) -> None:
+        ajv = npm_tool("ajv", AJV_VERSION) / "ajv"
+        self.process = subprocess.Popen(
+            ["node", str(REPO / "tests" / "ecma_verdicts.cjs"), str(ajv)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+        )
+        atexit.register(self.process.kill)
+
+    def ask(self, request: dict) -> dict:
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            pytest.fail(f"tests/ecma_verdicts.cjs stopped (exit {self.process.poll()}) on {request!r}")
+        answer = json.loads(line)
+        if "error" in answer:
+            pytest.fail(f"tests/ecma_verdicts.cjs: {answer['error']} on {request!r}")
+        return answer
+
+    def valid(self, schema: dict, data: object) -> bool:
+        """ajv's verdict, the same with and without the `u` flag on patterns."""
+        answer = self.ask({"schema": schema, "data": data})
+        assert answer["unicode"] == answer["legacy"], f"ajv's two regex modes disagree on {data!r}"
+        return answer["unicode"]
+
+    def matches(self, pattern: str, text: str) -> bool:
+        """Whether V8's RegExp (with the `u` flag, as ajv) finds `pattern` in `text`."""
+        return self.ask({"pattern": pattern, "input": text})["match"]
+
+
+@functools.cache
+def ecma() -> Ecma:
+    return Ecma()
 
 
 def _server_up(port: int) -> bool:

@@ -28,12 +28,13 @@ ADAPTERS = {"postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
 BUNDLES = list(stackwright.BUNDLES)
 ARCHITECTURES = ["feature", "mvc"]
 
-# A plain install: generated projects have no lockfile, which CI defaults of pnpm and Yarn refuse.
+# (lockfile, install from it exactly, plain install): generated projects ship no lockfile, so CI
+# installs plainly (CI defaults of pnpm and Yarn refuse to create one) until the user commits one.
 INSTALL = {
-    "npm": "npm install",
-    "pnpm": "pnpm install --no-frozen-lockfile",
-    "yarn": "yarn install --no-immutable",
-    "bun": "bun install",
+    "npm": ("package-lock.json", "npm ci", "npm install"),
+    "pnpm": ("pnpm-lock.yaml", "pnpm install --frozen-lockfile", "pnpm install --no-frozen-lockfile"),
+    "yarn": ("yarn.lock", "yarn install --immutable", "yarn install --no-immutable"),
+    "bun": ("bun.lock", "bun install --frozen-lockfile", "bun install"),
 }
 IMAGES = {"postgresql": ("postgres:",), "mysql": ("mysql:", "mariadb:"), "mongodb": ("mongo:",)}
 PORTS = {"postgresql": 5432, "mysql": 3306, "mongodb": 27017}
@@ -113,6 +114,9 @@ class Generated:
     def uses(self, action: str) -> int:
         return self.index(lambda step: step.get("uses", "").split("@")[0] == action)
 
+    def install(self) -> int:
+        return self.index(lambda step: step.get("name") == "Install dependencies")
+
     def script_runs(self) -> list[tuple[str, str]]:
         """(package manager, script) of every `<pm> run <script>` in the steps, in order."""
         return [m.groups() for step in self.steps for m in SCRIPT_RUN.finditer(step.get("run", ""))]
@@ -158,16 +162,20 @@ def test_node_versions_are_the_engines_floor_and_the_current_lts(generated):
     assert generated.job["strategy"]["matrix"]["node"] == [engines.removeprefix(">="), "lts/*"]
     setup = generated.steps[generated.uses("actions/setup-node")]
     assert setup["with"]["node-version"] == "${{ matrix.node }}"
-    assert setup["with"]["package-manager-cache"] is False  # no lockfile to key a cache on
+    assert setup["with"]["package-manager-cache"] is False  # no lockfile to key a cache on until one is committed
 
 
-def test_installs_with_the_chosen_package_manager(generated):
+def test_installs_from_the_lockfile_once_one_is_committed(generated):
     pm, steps = generated.pm, generated.steps
-    install = generated.runs(INSTALL[pm])
+    install = generated.install()
     assert generated.uses("actions/checkout") < generated.uses("actions/setup-node") < install
-    for step in steps:
-        run = step.get("run", "")
-        assert not re.search(r"\bnpm ci\b|--frozen-lockfile(?!\S)|--immutable\b", run), run
+    lockfile, frozen, plain = INSTALL[pm]
+    script = [line.strip() for line in steps[install]["run"].strip().splitlines()]
+    assert script[:3] == [f"if [ -f {lockfile} ]; then", frozen, "else"], script
+    assert script[-2:] == [plain, "fi"] and len(script) == 6, script
+    assert script[3].startswith('echo "::warning title=No lockfile::') and lockfile in script[3], script
+    assert subprocess.run(["bash", "-n", "-c", steps[install]["run"]]).returncode == 0
+    # The commands themselves run for real, in both states, in test_package_managers.py.
     field = stackwright.package_manager_field(pm)
     assert generated.manifest.get("packageManager", "") == field
     setups = {step.get("uses", "").split("@")[0] for step in steps} & {"pnpm/action-setup", "oven-sh/setup-bun"}
@@ -195,7 +203,7 @@ def test_runs_typecheck_lint_and_test_with_scripts_that_exist(generated):
         assert pm == generated.pm, f"`{pm} run {script}` in a {generated.pm} project"
         assert script in generated.scripts, f"`{pm} run {script}`: package.json has no such script"
     order = [generated.runs(stackwright.run_command(generated.pm, s)) for s in ("typecheck", "lint", "test")]
-    assert generated.runs(INSTALL[generated.pm]) < order[0] < order[1] < order[2]
+    assert generated.install() < order[0] < order[1] < order[2]
 
 
 def test_migrates_exactly_when_there_are_models(generated):
@@ -203,12 +211,14 @@ def test_migrates_exactly_when_there_are_models(generated):
     expected = MIGRATIONS[adapter] if has_models(generated.answers) else []
     assert {s for s in generated.scripts if s.startswith("db:")} == set(expected)
     assert [s for _pm, s in generated.script_runs() if s.startswith("db:")] == expected
-    warnings = [i for i, step in enumerate(generated.steps) if "::warning" in step.get("run", "")]
+    warnings = [
+        i for i, step in enumerate(generated.steps) if "::warning title=Uncommitted migrations" in step.get("run", "")
+    ]
     if not expected:
         assert warnings == []
         return
     positions = [generated.runs(stackwright.run_command(pm, s)) for s in expected]
-    assert generated.runs(INSTALL[pm]) < positions[0]
+    assert generated.install() < positions[0]
     assert positions == sorted(positions) and positions[-1] < generated.runs(stackwright.run_command(pm, "test"))
     if adapter == "drizzle":
         # Warn, after db:generate, when it wrote migrations into drizzle-kit's folder that are not committed.

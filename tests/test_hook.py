@@ -7,8 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, ecma
 from test_schema import VALID
+from validate_config import ecma_regex
 
 HOOK = REPO / "hooks" / "validate_config.py"
 
@@ -58,3 +59,42 @@ def test_unreadable_files_exit_2_with_one_line(tmp_path, content):
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("version", ["1.2.3\n", "\u0661.\u0662.\u0663", "1.2.\uff13"])
+def test_versions_that_editors_reject_are_rejected_with_one_line(tmp_path, version):
+    config = tmp_path / "stackwright.json"
+    config.write_text(json.dumps({**VALID, "version": version}))
+    done = validate(config)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [f"{config}: /version: {version!r} does not match '^\\\\d+\\\\.\\\\d+\\\\.\\\\d+$'"]
+
+
+# Patterns with every construct ecma_regex translates, and strings on which Python's re alone
+# would decide differently from ECMA-262.
+PATTERNS = [
+    r"^\d+\.\d+\.\d+$", r"^\w+$", r"^\W$", r"^\D+$", r"\s", r"^\S+$", r"^a.c$", r"x$",
+    r"^[\d.]+$", r"^[^\w\s]+$", r"\bword\b", r"^(?<major>[0-9]+)\.(?:[0-9]+)$", r"(?<=v)1", r"(?<!v)1",
+    r"^[a-z][a-z0-9-]*(/[a-z0-9._-]+)?$", r"^\u00e9\x41$", r"^\$\.\[\]$",
+]
+INPUTS = [
+    "1.2.3", "1.2.3\n", "\n1.2.3", "\u0661.\u0662.\u0663", "1.2.\uff13", "abc", "\u00e9t\u00e9", "_", "-",
+    "a\nc", "a\rc", "a\u2028c", "abc", "x\n", "x", " ", "\u00a0", "\u3000", "\ufeff", "\u0085", "\u001c",
+    "a word here", "a w\u00f6rd", "12.3", "v1", "21", "@scope/name", "name", "\u00e9A", "$.[]",
+]
+
+
+def test_the_translation_matches_v8_for_every_construct():
+    disagreements = [
+        (pattern, text)
+        for pattern in PATTERNS
+        for text in INPUTS
+        if bool(ecma_regex(pattern).search(text)) != ecma().matches(pattern, text)
+    ]
+    assert disagreements == []
+
+
+@pytest.mark.parametrize("pattern", [r"\k<a>", r"\p{L}", r"\cJ", r"[\D]", r"[^]", r"\Z"])
+def test_untranslated_constructs_are_refused_by_name(pattern):
+    with pytest.raises(ValueError, match="pattern "):
+        ecma_regex(pattern)

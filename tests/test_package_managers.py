@@ -14,23 +14,22 @@ typecheck, lint and test scripts through that tool. Stores and caches live under
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
 import subprocess
+import shutil
 import warnings
 from pathlib import Path
 
 import pytest
-from conftest import CACHE, NPM_CACHE, git, render
+import yaml
+from conftest import CACHE, NPM_CACHE, commit_all, git, npm_tool, render
 
 import stackwright
 
-TOOLS = CACHE / "tools"
 # The npm package that carries each tool, and its executable.
-TOOL_PACKAGES = {"pnpm": ("pnpm", "pnpm"), "yarn": ("@yarnpkg/cli-dist", "yarn")}
-LOCKFILES = {"pnpm": "pnpm-lock.yaml", "yarn": "yarn.lock"}
+TOOL_PACKAGES = {"pnpm": ("pnpm", "pnpm"), "yarn": ("@yarnpkg/cli-dist", "yarn"), "bun": ("bun", "bun")}
 SCRIPTS = ["typecheck", "lint", "test"]
 
 CASES = {
@@ -52,8 +51,12 @@ def tool_env(manager: str) -> dict[str, str]:
             # pnpm itself (checked in package_manager), so that check has nothing to add.
             PNPM_CONFIG_PM_ON_FAIL="ignore",
         )
-    else:
+    elif manager == "yarn":
         env.update(YARN_GLOBAL_FOLDER=str(CACHE / "yarn"), YARN_ENABLE_TELEMETRY="0")
+    elif manager == "bun":
+        env.update(BUN_INSTALL_CACHE_DIR=str(CACHE / "bun"))
+    else:
+        env.update(npm_config_cache=str(NPM_CACHE), npm_config_audit="false", npm_config_fund="false")
     return env
 
 
@@ -61,23 +64,7 @@ def package_manager(manager: str) -> Path:
     """The pinned version of a package manager, installed once into .cache/tools with npm."""
     version = stackwright.VERSIONS["packageManagers"][manager]
     package, executable = TOOL_PACKAGES[manager]
-    home = TOOLS / f"{manager}-{version}"
-    exe = home / "node_modules" / ".bin" / executable
-    home.mkdir(parents=True, exist_ok=True)
-    with open(home / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one fetch across xdist workers
-        if not (home / ".installed").exists():
-            cmd = [
-                "npm", "install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
-                "--prefix", str(home), "--cache", str(NPM_CACHE), f"{package}@{version}",
-            ]
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-            if done.returncode != 0 or not exe.exists():
-                pytest.fail(
-                    f"could not fetch {manager} {version} ({package}@{version}) with npm: "
-                    f"{' '.join(cmd)} exited {done.returncode}\n{done.stdout}\n{done.stderr}"
-                )
-            (home / ".installed").write_text(version)
+    exe = npm_tool(package, version) / ".bin" / executable
     done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60, env=tool_env(manager))
     assert done.stdout.strip() == version, f"{exe} --version: {done.stdout}{done.stderr}"
     return exe
@@ -102,11 +89,14 @@ def check(done: subprocess.CompletedProcess[str], project: Path) -> str:
 MISSING_BIOME = re.compile(r"(@biomejs/cli-[a-z0-9-]+)@npm:\S+: (?:Package not found|No candidates found)")
 
 
-def stub_other_biome_platforms(project: Path, scratch: Path) -> list[str]:
-    """Resolve Biome's binaries for the other platforms to empty local packages.
+def stub_other_biome_platforms(
+    project: Path, scratch: Path, field: str = "resolutions", only: set[str] | None = None
+) -> list[str]:
+    """Resolve Biome's binaries for the other platforms (or `only` these) to empty local packages.
 
     Only for a registry that lacks some of them. The packages this host installs are
     untouched: they come from the registry as usual, so node_modules is what a user gets.
+    `field` is Yarn's `resolutions` or npm's `overrides`.
     """
     manifest = json.loads((project / "package.json").read_text())
     version = manifest["devDependencies"]["@biomejs/biome"]
@@ -121,7 +111,7 @@ def stub_other_biome_platforms(project: Path, scratch: Path) -> list[str]:
     stubs = {}
     for name, pinned in json.loads(done.stdout).items():
         target = name.removeprefix("@biomejs/cli-")
-        if target == host:
+        if target == host or (only is not None and name not in only):
             continue
         os_name, cpu, *libc = target.split("-")
         folder = scratch / "biome-stubs" / target
@@ -129,7 +119,7 @@ def stub_other_biome_platforms(project: Path, scratch: Path) -> list[str]:
         stub = {"name": name, "version": pinned, "os": [os_name], "cpu": [cpu], **({"libc": libc} if libc else {})}
         (folder / "package.json").write_text(json.dumps(stub) + "\n")
         stubs[name] = f"file:{folder}"
-    manifest["resolutions"] = stubs
+    manifest[field] = stubs
     (project / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return sorted(stubs)
 
@@ -178,6 +168,93 @@ def test_installs_and_passes_its_checks_with_the_pinned_package_manager(tmp_path
     git(project, "init", "-q", "-b", "main")
     untracked = git(project, "status", "--porcelain", "--untracked-files=all").splitlines()
     paths = [line[3:] for line in untracked]
-    assert LOCKFILES[manager] in paths
+    assert stackwright.lockfile(manager) in paths
     leaked = [p for p in paths if p.startswith(("node_modules", ".yarn/", ".pnpm"))]
     assert leaked == [], f"the generated .gitignore lets the install's files through: {leaked[:10]}"
+
+
+# --- CI's install step, before and after the lockfile is committed --------------------------
+
+# What each package manager says when package.json no longer matches the committed lockfile.
+STALE_LOCKFILE = {
+    "npm": "`npm ci` can only install packages when your package.json and package-lock.json",
+    "pnpm": "ERR_PNPM_OUTDATED_LOCKFILE",
+    "yarn": "YN0028",  # The lockfile would have been modified by this install, which is explicitly forbidden.
+    "bun": "lockfile had changes, but lockfile is frozen",
+}
+# Another published version of a runtime dependency, for the stale package.json.
+OTHER_VERSION = ("zod", "4.0.0")
+
+
+def ci_install(manager: str, project: Path) -> subprocess.CompletedProcess[str]:
+    """The workflow's install step, run as GitHub runs it (bash -eo pipefail, CI=true)."""
+    workflow = yaml.safe_load((project / ".github" / "workflows" / "ci.yml").read_text())
+    (job,) = workflow["jobs"].values()
+    (step,) = [step for step in job["steps"] if step.get("name") == "Install dependencies"]
+    env = {**tool_env(manager), "CI": "true"}
+    if manager != "npm":
+        env["PATH"] = f"{package_manager(manager).parent}{os.pathsep}{env['PATH']}"
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+        cwd=project, capture_output=True, text=True, timeout=600, env=env,
+    )
+
+
+def missing_from_npm_lockfile(project: Path) -> set[str]:
+    """Biome's platform packages that npm left out of package-lock.json: the registry lacks them."""
+    packages = json.loads((project / "package-lock.json").read_text())["packages"]
+    wanted = packages["node_modules/@biomejs/biome"].get("optionalDependencies", {})
+    return {name for name in wanted if f"node_modules/{name}" not in packages}
+
+
+def first_ci_install(manager: str, project: Path, scratch: Path) -> str:
+    """CI's install with no lockfile yet, working around a registry that lacks Biome's other platforms."""
+    done = ci_install(manager, project)
+    missing = set()
+    if manager == "yarn" and done.returncode != 0 and MISSING_BIOME.search(done.stdout):
+        missing = set(stub_other_biome_platforms(project, scratch))
+    elif manager == "npm" and done.returncode == 0 and missing_from_npm_lockfile(project):
+        # npm writes a lockfile without them, which `npm ci` then rejects as out of sync
+        # ("Missing: @biomejs/cli-darwin-x64@ from lock file"); from the real registry it has them.
+        missing = set(stub_other_biome_platforms(project, scratch, "overrides", missing_from_npm_lockfile(project)))
+        (project / "package-lock.json").unlink()
+        shutil.rmtree(project / "node_modules")
+    if missing:
+        warnings.warn(f"the registry lacks Biome's {', '.join(sorted(missing))}: stubbed for {manager}", stacklevel=1)
+        done = ci_install(manager, project)
+    return check(done, project)
+
+
+@pytest.mark.parametrize("manager", ["npm", "pnpm", "yarn", "bun"])
+def test_ci_installs_plainly_without_a_lockfile_and_exactly_from_a_committed_one(tmp_path, manager):
+    project = render(tmp_path / "api", projectName=f"ci-{manager}", packageManager=manager,
+                     databaseEngine="none", architecture="mvc")
+    lockfile = project / stackwright.lockfile(manager)
+    assert not lockfile.exists(), "generated projects ship no lockfile"
+
+    # 1. Before a lockfile is committed (CI=true, where Yarn refuses to create one by default):
+    #    the plain install works, says what to commit, and writes the lockfile.
+    output = first_ci_install(manager, project, tmp_path)
+    assert f"::warning title=No lockfile::commit {lockfile.name}" in output
+    assert lockfile.is_file() and (project / "node_modules" / ".bin" / "tsc").exists()
+
+    # 2. The user commits it, as the README says; a fresh checkout installs exactly from it.
+    git(project, "init", "-q", "-b", "main")
+    commit_all(project, "first install")
+    locked = lockfile.read_bytes()
+    shutil.rmtree(project / "node_modules")
+    output = check(ci_install(manager, project), project)
+    assert "::warning" not in output
+    assert (project / "node_modules" / ".bin" / "tsc").exists()
+    assert git(project, "status", "--porcelain") == "", "the install from the lockfile changed files"
+
+    # 3. package.json changed without a new lockfile: the install fails and leaves the lockfile alone.
+    manifest = json.loads((project / "package.json").read_text())
+    name, version = OTHER_VERSION
+    assert manifest["dependencies"][name] != version
+    manifest["dependencies"][name] = version
+    (project / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    done = ci_install(manager, project)
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert STALE_LOCKFILE[manager] in done.stdout + done.stderr
+    assert lockfile.read_bytes() == locked
