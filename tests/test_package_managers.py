@@ -36,6 +36,8 @@ CASES = {
     "pnpm-postgresql-models": {"packageManager": "pnpm"},
     "pnpm-none": {"packageManager": "pnpm", "databaseEngine": "none", "architecture": "mvc"},
     "yarn-postgresql-models": {"packageManager": "yarn", "architecture": "mvc"},
+    # bun as the package manager of a Node project (Bun stacks: tests/test_runtimes.py).
+    "bun-mysql-models": {"packageManager": "bun", "databaseEngine": "mysql", "databaseAdapter": "drizzle"},
 }
 
 

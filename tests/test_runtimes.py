@@ -1,0 +1,206 @@
+"""Bun and Deno stacks, proven like Node's: installed with the chosen package manager,
+type-checked, linted, their own tests run, migrated on the real PostgreSQL and MariaDB,
+and served (/health, /health/ready 200 against the real server and 503 on a closed port,
+SIGTERM exits 0).
+
+The bun and deno binaries are the npm packages pinned in extensions/versions.json,
+fetched once into .cache/tools. Each case is one project: the union of all bundles per
+stack and data layer, plus one single-model selection per stack.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import CACHE, FreshDatabase, install_node_modules, npm_tool, render, require_server, server_url
+
+import stackwright
+
+ALL_BUNDLES = list(stackwright.BUNDLES)
+DATA_LAYERS = {
+    "none": {"databaseEngine": "none"},
+    "postgresql": {"databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
+    "mysql": {"databaseEngine": "mysql", "databaseAdapter": "drizzle"},
+    "mongodb": {"databaseEngine": "mongodb", "databaseAdapter": "mongoose"},
+}
+# Both architectures for every stack, across its data layers.
+ARCHITECTURE = {"none": "mvc", "postgresql": "feature", "mysql": "mvc", "mongodb": "feature"}
+# Bun stacks install with bun; Deno with npm (its package.json dependencies), and once with bun.
+STACKS = {
+    "bun-express": {"runtime": "bun", "framework": "express", "packageManager": "bun"},
+    "bun-hono": {"runtime": "bun", "framework": "hono", "packageManager": "bun"},
+    "deno-hono": {"runtime": "deno", "framework": "hono", "packageManager": "npm"},
+}
+CASES = {
+    f"{stack}-{layer}": {
+        **answers, **DATA_LAYERS[layer], "architecture": ARCHITECTURE[layer],
+        **({"bundles": ALL_BUNDLES} if layer != "none" else {}),
+    }
+    for stack, answers in STACKS.items()
+    for layer in DATA_LAYERS
+}
+# One model whose references are absent (accounts and transactions are not chosen).
+CASES.update({
+    f"{stack}-postgresql-ledger-only": {
+        **answers, **DATA_LAYERS["postgresql"], "architecture": "mvc",
+        "bundles": ["banking-app"], "models": ["banking-app/ledger"],
+    }
+    for stack, answers in STACKS.items()
+})
+CASES["deno-hono-none"]["packageManager"] = "bun"
+CASES["deno-hono-none"]["rootDir"] = "apps/api"
+
+CLOSED_PORT_URLS = {
+    "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
+    "mysql": "mysql://root@127.0.0.1:1/mysql",
+    "mongodb": "mongodb://127.0.0.1:1/app",
+}
+
+
+def runtime_env() -> dict[str, str]:
+    """PATH with the pinned bun and deno; their caches inside .cache."""
+    versions = stackwright.VERSIONS["runtimes"]
+    bins = [str(npm_tool(name, versions[name]) / ".bin") for name in ("bun", "deno")]
+    return {
+        **os.environ,
+        "PATH": os.pathsep.join([*bins, os.environ["PATH"]]),
+        "BUN_INSTALL_CACHE_DIR": str(CACHE / "bun"),
+        "DENO_DIR": str(CACHE / "deno"),
+        "DENO_TLS_CA_STORE": "system",  # this machine's proxy re-signs TLS (see shared/notes/runtimes.md)
+        "NO_COLOR": "1",
+    }
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
+    return done.stdout + done.stderr
+
+
+def install(project: Path, manager: str, env: dict[str, str]) -> None:
+    """Install with the project's package manager: bun for real in the project, npm once per set."""
+    if manager == "bun":
+        run(["bun", "install"], project, env)
+        assert (project / "bun.lock").is_file()
+    else:
+        install_node_modules(project)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(port: int, path: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+class Server:
+    """The project's `start` script's command, run directly (a package manager in between
+    does not pass SIGTERM on)."""
+
+    def __init__(self, project: Path, env: dict[str, str], database_url: str | None):
+        self.port = free_port()
+        start = json.loads((project / "package.json").read_text())["scripts"]["start"]
+        env = {**env, "PORT": str(self.port), "HOST": "127.0.0.1", **({"DATABASE_URL": database_url} if database_url else {})}
+        self.process = subprocess.Popen(
+            shlex.split(start), cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"`{start}` exited early: {self.process.stdout.read()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.process.kill()
+        pytest.fail(f"`{start}` did not listen within 30 s")
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=15)
+        finally:
+            self.process.kill()
+
+
+def serve_and_probe(project: Path, env: dict[str, str], engine: str, url: str | None) -> None:
+    server = Server(project, env, url)
+    assert get(server.port, "/health")[0] == 200
+    status, body = get(server.port, "/nowhere")
+    assert (status, body["error"]["status"]) == (404, 404)
+    if url:
+        assert get(server.port, "/health/ready") == (200, {"status": "ready", "database": "up"})
+    else:
+        assert get(server.port, "/health/ready")[0] == 200
+    assert server.stop() == 0, "SIGTERM must shut the server down cleanly"
+    if engine != "none":
+        server = Server(project, env, CLOSED_PORT_URLS[engine])
+        status, body = get(server.port, "/health/ready")
+        assert (status, body["database"]) == (503, "down")
+        assert server.stop() == 0
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
+    answers = CASES[case]
+    engine, manager = answers["databaseEngine"], answers["packageManager"]
+    env = runtime_env()
+    project = render(tmp_path / "api", projectName=f"api-{case}", **answers)
+    install(project, manager, env)
+
+    scripts = json.loads((project / "package.json").read_text())["scripts"]
+    for script in ("typecheck", "lint", "test"):
+        run([manager, "run", script], project, env)
+
+    if engine in ("postgresql", "mysql"):
+        require_server(engine, 5432 if engine == "postgresql" else 3306)
+        run([manager, "run", "db:generate"], project, env)
+        assert list((project / "drizzle").glob("*.sql")), "db:generate wrote no migration"
+        with FreshDatabase(engine) as name:
+            url = server_url(engine, name)
+            run([manager, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+            serve_and_probe(project, env, engine, url)
+    elif engine == "mongodb":
+        assert "db:sync-indexes" in scripts
+        # No MongoDB server here: readiness against a closed port is 503, liveness 200.
+        server = Server(project, env, CLOSED_PORT_URLS["mongodb"])
+        assert get(server.port, "/health")[0] == 200
+        status, body = get(server.port, "/health/ready")
+        assert (status, body["database"]) == (503, "down")
+        assert server.stop() == 0
+    else:
+        serve_and_probe(project, env, engine, None)
+
+
+@pytest.mark.parametrize("runtime", ["bun", "deno"])
+def test_a_bad_environment_stops_the_server_with_one_clear_line(tmp_path, runtime):
+    case = f"{runtime}-hono-postgresql"
+    env = runtime_env()
+    project = render(tmp_path / "api", projectName="api", **CASES[case])
+    install(project, CASES[case]["packageManager"], env)
+    start = json.loads((project / "package.json").read_text())["scripts"]["start"]
+    bad = {**env, "DATABASE_URL": "not a url", "PORT": "eighty"}
+    done = subprocess.run(shlex.split(start), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Invalid environment: "), done.stderr
+    assert "PORT" in lines[0] and "DATABASE_URL: must be a postgres:// URL" in lines[0]
