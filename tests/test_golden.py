@@ -59,6 +59,24 @@ SAMPLES: dict[str, dict] = {
     "node-express-feature-none-rootdir-pnpm": {
         "databaseEngine": "none", "rootDir": "services/api", "packageManager": "pnpm",
     },
+    "bun-express-feature-pg-bun": {
+        "runtime": "bun", "packageManager": "bun", "databaseEngine": "postgresql", "databaseAdapter": "drizzle",
+    },
+    "bun-hono-mvc-mysql-all-bundles-bun": {
+        "runtime": "bun", "framework": "hono", "architecture": "mvc", "packageManager": "bun",
+        "databaseEngine": "mysql", "databaseAdapter": "drizzle", "bundles": ["auth", "banking-app", "blog-app"],
+    },
+    "bun-hono-feature-none-yarn": {
+        "runtime": "bun", "framework": "hono", "packageManager": "yarn", "databaseEngine": "none",
+    },
+    "deno-hono-feature-mongoose-all-bundles": {
+        "runtime": "deno", "databaseEngine": "mongodb", "databaseAdapter": "mongoose",
+        "bundles": ["auth", "banking-app", "blog-app"],
+    },
+    "deno-hono-mvc-pg-rootdir-pnpm": {
+        "runtime": "deno", "architecture": "mvc", "packageManager": "pnpm", "rootDir": "apps/api",
+        "databaseEngine": "postgresql", "databaseAdapter": "drizzle",
+    },
 }
 
 SRC_PATH_MARK = "<template>"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
-from build_registry import STACKS, answers_for, build, template_names
+from build_registry import STACKS, answers_for, app_stacks, build, template_names
 from conftest import REPO, render
 from jsonschema import Draft7Validator
 
@@ -29,8 +30,12 @@ def load(slug: str) -> dict:
     return json.loads((REGISTRY / f"{slug}.json").read_text())
 
 
-def orm(slug: str, engine: str, adapter: str) -> dict:
-    return load(slug)["runtimes"]["node"]["frameworks"]["express"]["databases"][engine]["orms"][adapter]
+def orm(slug: str, engine: str, adapter: str, runtime: str = "node", framework: str = "express") -> dict:
+    return load(slug)["runtimes"][runtime]["frameworks"][framework]["databases"][engine]["orms"][adapter]
+
+
+# Every stack this release builds, with its architectures.
+BUILT_STACKS = {("node", "express"), ("bun", "express"), ("bun", "hono"), ("deno", "hono")}
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -38,8 +43,9 @@ def test_registry_matches_its_schema_and_the_spec(slug):
     document = load(slug)
     assert list(VALIDATOR.iter_errors(document)) == []
     assert document["slug"] == slug
-    for engine, adapter in STACKS:
-        entry = orm(slug, engine, adapter)
+    assert {(r, f) for r, body in document["runtimes"].items() for f in body["frameworks"]} == BUILT_STACKS
+    for (runtime, framework), (engine, adapter) in itertools.product(BUILT_STACKS, STACKS):
+        entry = orm(slug, engine, adapter, runtime, framework)
         expected = EXPECTED_TEMPLATES[slug] - ({"post-like", "comment-like"} if adapter == "mongoose" else set())
         assert set(entry["templates"]) == expected
         deps = entry["dependencies"]
@@ -83,3 +89,20 @@ def test_copier_writes_every_registry_file_identically(tmp_path, slug, engine, a
                 written = project / file["path"]
                 assert written.is_file(), f"{slug}/{name}/{architecture}: {file['path']} not written"
                 assert written.read_text() == file["content"], f"{slug}/{name}/{architecture}: {file['path']} differs"
+
+
+OTHER_STACKS = [(r, f, archs) for r, f, archs in app_stacks() if (r, f) != ("node", "express")]
+
+
+@pytest.mark.parametrize(("runtime", "framework", "architectures"), OTHER_STACKS)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_copier_writes_the_registry_files_of_every_other_stack(tmp_path, slug, runtime, framework, architectures):
+    """Per stack: each bundle's index template on each data layer, architectures taken in turn."""
+    for (engine, adapter), architecture in zip(STACKS, itertools.cycle(architectures)):
+        spec = orm(slug, engine, adapter, runtime, framework)["templates"]["index"]["architectures"][architecture]
+        items = template_names(slug, adapter)["index"]
+        answers = answers_for(slug, engine, adapter, architecture, items, runtime, framework)
+        project = render(tmp_path / f"{engine}-{architecture}", **answers)
+        for file in spec["files"]:
+            written = project / file["path"]
+            assert written.read_text() == file["content"], f"{runtime}/{framework}/{engine}: {file['path']} differs"
