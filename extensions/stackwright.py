@@ -262,11 +262,26 @@ def model_file(architecture: str, adapter: str, model: str) -> str:
 # What differs between runtimes beyond their layer folders. `layers`: the runtime's
 # folders under template/layers/runtimes (node-compatible: what Node and Bun share);
 # `import_suffix`: of relative imports (Deno resolves only the real .ts name);
-# `test_module`: where tests import describe/it/expect from (Deno: Deno.test).
+# `test_module`: where tests import describe/it/expect from (Deno: Deno.test);
+# `test_runner`, `linter`, `builds`: what the generated README says of its scripts.
 RUNTIMES: dict[str, dict[str, Any]] = {
-    "node": {"layers": ["node-compatible", "node"], "import_suffix": ".js", "test_module": "vitest"},
-    "bun": {"layers": ["node-compatible", "bun"], "import_suffix": ".js", "test_module": "bun:test"},
-    "deno": {"layers": ["deno"], "import_suffix": ".ts", "test_module": None},
+    "node": {
+        "layers": ["node-compatible", "node"], "import_suffix": ".js", "test_module": "vitest",
+        "test_runner": "Vitest", "linter": "Biome", "builds": True,
+    },
+    "bun": {
+        "layers": ["node-compatible", "bun"], "import_suffix": ".js", "test_module": "bun:test",
+        "test_runner": "`bun test`", "linter": "Biome", "builds": False,
+    },
+    "deno": {
+        "layers": ["deno"], "import_suffix": ".ts", "test_module": None,
+        "test_runner": "`deno test`", "linter": "`deno lint` and `deno fmt`", "builds": False,
+    },
+}
+# What differs between frameworks beyond their layer folders: how their tests send requests.
+FRAMEWORKS: dict[str, dict[str, Any]] = {
+    "express": {"test_client": "Supertest"},
+    "hono": {"test_client": "`app.request`"},
 }
 
 # Layer folders under template/layers, in the order they are applied. Each row
@@ -284,6 +299,8 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
 ]
 # A runtime overlay folder inside a framework folder (frameworks/hono/on-deno).
 OVERLAY_PREFIX = "on-"
+# A part of another fragment (runtimes/bun/_readme.md.jinja), included by it: no file of its own.
+PARTIAL_PREFIX = "_"
 
 
 def has_database(answers: Any) -> bool:
@@ -299,7 +316,8 @@ def layer_fragments(folder: str) -> tuple[str, ...]:
     names = []
     for path in sorted(root.rglob("*.jinja")):
         relative = path.relative_to(root)
-        if not any(part.startswith(OVERLAY_PREFIX) for part in relative.parts[:-1]):
+        partial = path.name.startswith(PARTIAL_PREFIX)
+        if not partial and not any(part.startswith(OVERLAY_PREFIX) for part in relative.parts[:-1]):
             names.append(relative.as_posix()[: -len(".jinja")])
     return tuple(names)
 
@@ -712,6 +730,7 @@ class StackwrightExtension(Extension):
             package_manager_field=package_manager_field,
             run_command=run_command,
             runtimes=RUNTIMES,
+            frameworks=FRAMEWORKS,
             install_command=install_command,
             frozen_install_command=frozen_install_command,
             lockfile=lockfile,
