@@ -39,7 +39,9 @@ INSTALL = {
 IMAGES = {"postgresql": ("postgres:",), "mysql": ("mysql:", "mariadb:"), "mongodb": ("mongo:",)}
 PORTS = {"postgresql": 5432, "mysql": 3306, "mongodb": 27017}
 MIGRATIONS = {"drizzle": ["db:generate", "db:migrate"], "mongoose": ["db:sync-indexes"]}
-ACTIONS = {"actions/checkout", "actions/setup-node", "pnpm/action-setup", "oven-sh/setup-bun"}
+ACTIONS = {"actions/checkout", "actions/setup-node", "pnpm/action-setup", "oven-sh/setup-bun", "denoland/setup-deno"}
+# Every built runtime x framework, taken in turn across the cases.
+STACKS = [("node", "express"), ("bun", "express"), ("bun", "hono"), ("deno", "hono")]
 SCRIPT_RUN = re.compile(r"\b(npm|pnpm|yarn|bun) run ([^\s;&|]+)")
 
 
@@ -47,11 +49,16 @@ def all_cases() -> dict[str, dict]:
     """Every package manager with no database and with each engine, with and without models."""
     cases: dict[str, dict] = {}
     for i, pm in enumerate(PACKAGE_MANAGERS):
-        cases[f"{pm}-none"] = {"packageManager": pm, "databaseEngine": "none", "architecture": ARCHITECTURES[i % 2]}
+        runtime, framework = STACKS[i % len(STACKS)]
+        cases[f"{pm}-none"] = {
+            "packageManager": pm, "databaseEngine": "none", "architecture": ARCHITECTURES[i % 2],
+            "runtime": runtime, "framework": framework,
+        }
         for j, (engine, adapter) in enumerate(ADAPTERS.items()):
+            runtime, framework = STACKS[(i + j + 1) % len(STACKS)]
             base = {
                 "packageManager": pm, "databaseEngine": engine, "databaseAdapter": adapter,
-                "architecture": ARCHITECTURES[(i + j) % 2],
+                "architecture": ARCHITECTURES[(i + j) % 2], "runtime": runtime, "framework": framework,
             }
             cases[f"{pm}-{engine}-models"] = {**base, "bundles": [BUNDLES[(i + j) % len(BUNDLES)]]}
             cases[f"{pm}-{engine}-no-models"] = {**base, "bundles": [], "models": []}
@@ -157,6 +164,11 @@ def test_triggers_and_actions(generated):
 
 
 def test_node_versions_are_the_engines_floor_and_the_current_lts(generated):
+    if generated.answers.get("runtime", "node") != "node":
+        # Bun and Deno run the project; Node.js runs only the package manager.
+        assert "node" not in generated.manifest.get("engines", {})
+        assert generated.job["strategy"]["matrix"]["node"] == ["lts/*"]
+        return
     engines = generated.manifest["engines"]["node"]
     assert engines == stackwright.VERSIONS["node"] and engines.startswith(">=")
     assert generated.job["strategy"]["matrix"]["node"] == [engines.removeprefix(">="), "lts/*"]
@@ -178,7 +190,15 @@ def test_installs_from_the_lockfile_once_one_is_committed(generated):
     # The commands themselves run for real, in both states, in test_package_managers.py.
     field = stackwright.package_manager_field(pm)
     assert generated.manifest.get("packageManager", "") == field
+    runtime_setups = {"bun": "oven-sh/setup-bun", "deno": "denoland/setup-deno"}
+    runtime = generated.answers.get("runtime", "node")
+    if runtime in runtime_setups:  # the runtime itself, at the pinned version, before the install
+        setup = steps[generated.uses(runtime_setups[runtime])]
+        assert generated.uses(runtime_setups[runtime]) < install
+        if runtime != pm:  # a Bun project that bun installs: one setup-bun, for both
+            assert setup["with"] == {f"{runtime}-version": stackwright.VERSIONS["runtimes"][runtime]}
     setups = {step.get("uses", "").split("@")[0] for step in steps} & {"pnpm/action-setup", "oven-sh/setup-bun"}
+    setups -= {runtime_setups.get(runtime)} if runtime != pm else set()
     corepack = [i for i, step in enumerate(steps) if "corepack enable" in step.get("run", "")]
     if pm == "pnpm":  # the version comes from package.json; giving it too is an error
         assert setups == {"pnpm/action-setup"} and not corepack
