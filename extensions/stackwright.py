@@ -700,10 +700,10 @@ class _FragmentBytecodeCache(FileSystemBytecodeCache):
 
     def __init__(self) -> None:
         super().__init__(pattern="stackwright-%s.jinja-cache")
+        self.versions = f"{importlib.metadata.version('jinja2')}|{importlib.metadata.version('copier')}"
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
-        versions = f"{importlib.metadata.version('jinja2')}|{importlib.metadata.version('copier')}"
-        return hashlib.sha1(f"{name}|{versions}".encode()).hexdigest()
+        return hashlib.sha1(f"{name}|{self.versions}".encode()).hexdigest()
 
 
 class StackwrightExtension(Extension):
