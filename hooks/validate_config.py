@@ -17,15 +17,18 @@ translates each pattern to Python with ECMA-262's meaning and gives the editors'
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import os
 import re
 import sys
 from pathlib import Path
 
-from jsonschema import Draft7Validator, validators
-from jsonschema.exceptions import ValidationError
-
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "stackwright.schema.json"
+# Configs found valid, by a hash of this hook, the schema and the config: Copier runs the
+# hook after every copy and update, mostly on a config it has validated before, and most
+# of the hook's time is importing jsonschema.
+VERDICTS = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "stackwright" / "valid-configs"
 
 # ECMA-262's WhiteSpace and LineTerminator code points: what its \s matches.
 _ECMA_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
@@ -80,13 +83,17 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out), re.ASCII)
 
 
-def _ecma_pattern(validator, pattern, instance, schema):
-    """The `pattern` keyword with ECMA-262 semantics (jsonschema's own uses Python's re)."""
-    if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+@functools.cache
+def ecma_draft7_validator() -> type:
+    """Draft 7 with the `pattern` keyword read as ECMA-262 (jsonschema's own uses Python's re)."""
+    from jsonschema import Draft7Validator, validators
+    from jsonschema.exceptions import ValidationError
 
+    def ecma_pattern(validator, pattern, instance, schema):
+        if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
-EcmaDraft7Validator = validators.extend(Draft7Validator, {"pattern": _ecma_pattern})
+    return validators.extend(Draft7Validator, {"pattern": ecma_pattern})
 
 
 def pointer(path: list[object]) -> str:
@@ -96,7 +103,7 @@ def pointer(path: list[object]) -> str:
 
 def config_errors(config: object, schema_path: Path = SCHEMA_PATH) -> list[str]:
     """One '<pointer>: <message>' line per schema violation, in document order."""
-    validator = EcmaDraft7Validator(json.loads(schema_path.read_text()))
+    validator = ecma_draft7_validator()(json.loads(schema_path.read_text()))
     errors = sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path])
     return [f"{pointer(list(e.absolute_path)) or '/'}: {e.message}" for e in errors]
 
@@ -107,14 +114,37 @@ def main(argv: list[str]) -> int:
         return 2
     path = Path(argv[0])
     try:
-        config = json.loads(path.read_text())
+        text = path.read_text()
+        config = json.loads(text)
     except (OSError, ValueError) as error:
         print(f"{path}: cannot read a JSON config: {error}", file=sys.stderr)
         return 2
+    verdict = VERDICTS / verdict_key(text)
+    if verdict.exists():
+        return 0
     errors = config_errors(config)
     for line in errors:
         print(f"{path}: {line}", file=sys.stderr)
+    if not errors:
+        remember(verdict)
     return 1 if errors else 0
+
+
+def verdict_key(config_text: str) -> str:
+    """What a verdict depends on: this hook's code, the schema and the config."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(SCHEMA_PATH.read_bytes())
+    digest.update(config_text.encode())
+    return digest.hexdigest()
+
+
+def remember(verdict: Path) -> None:
+    """Record a valid config; a cache that cannot be written is no error."""
+    try:
+        verdict.parent.mkdir(parents=True, exist_ok=True)
+        verdict.touch()
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

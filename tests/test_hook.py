@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -14,8 +15,21 @@ from validate_config import ecma_regex
 HOOK = REPO / "hooks" / "validate_config.py"
 
 
-def validate(path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(HOOK), str(path)], capture_output=True, text=True)
+def validate(path, cache=None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)} if cache else None
+    return subprocess.run([sys.executable, str(HOOK), str(path)], capture_output=True, text=True, env=env)
+
+
+def test_a_valid_verdict_is_reused_only_for_the_same_config(tmp_path):
+    cache, config = tmp_path / "cache", tmp_path / "stackwright.json"
+    config.write_text(json.dumps(VALID))
+    assert validate(config, cache).returncode == 0
+    (verdict,) = (cache / "stackwright" / "valid-configs").iterdir()
+    assert validate(config, cache).returncode == 0
+    config.write_text(json.dumps({**VALID, "packageManager": "pip"}))  # a new config is checked again
+    done = validate(config, cache)
+    assert done.returncode == 1 and "/packageManager: 'pip' is not one of" in done.stderr
+    assert list(verdict.parent.iterdir()) == [verdict], "an invalid config must leave no verdict"
 
 
 def test_a_valid_config_passes_silently(tmp_path):
