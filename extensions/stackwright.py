@@ -345,10 +345,24 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
     return list(plan.values())
 
 
+# The answers a plan depends on.
+PLAN_ANSWERS = ("rootDir", "packageManager", "runtime", "framework", "architecture", "databaseEngine", "databaseAdapter")
+
+
+@functools.cache
+def _plan_for(key: tuple[Any, ...], bundles: tuple[str, ...], models: tuple[str, ...]) -> list[dict[str, Any]]:
+    return plan_files({**dict(zip(PLAN_ANSWERS, key)), "bundles": list(bundles), "models": list(models)})
+
+
 @pass_context
 def file_plan(context: Any) -> list[dict[str, Any]]:
-    """The plan for the current answers (the `yield` in template/render)."""
-    return plan_files(context)
+    """The plan for the current answers (the `yield` in template/render).
+
+    Copier renders the `yield` path once per file, so the plan is computed once per answers.
+    """
+    key = tuple(context.get(name) for name in PLAN_ANSWERS)
+    listed = [tuple(str(item) for item in context.get(name) or []) for name in ("bundles", "models")]
+    return _plan_for(key, *listed)
 
 
 # --- the schema's rules, read from the schema itself -------------------------
