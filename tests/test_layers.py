@@ -33,8 +33,12 @@ def every_built_answers():
 
 
 def test_every_fragment_is_used_and_every_file_has_one_fragment():
-    # template/layers/_shared holds macros that fragments import; it makes no file itself.
-    fragments = {p.relative_to(REPO).as_posix() for p in LAYERS.rglob("*.jinja") if "_shared" not in p.parts}
+    # Parts that fragments include or import (_shared/, _readme.md.jinja) make no file themselves.
+    fragments = {
+        p.relative_to(REPO).as_posix()
+        for p in LAYERS.rglob("*.jinja")
+        if not any(part.startswith(stackwright.PARTIAL_PREFIX) for part in p.relative_to(LAYERS).parts)
+    }
     used = set()
     for answers in every_built_answers():
         plan = stackwright.plan_files(answers)  # raises when two fragments make one path

@@ -79,7 +79,7 @@ def test_readme_example_can_be_updated_as_its_readme_says(tmp_path):
     copier = clone / ".venv" / "bin"
 
     # Upstream work arrives in the clone; the update brings it in.
-    origin.edit("template/README.md.jinja", lambda text: text + "\nUpstream change one.\n")
+    origin.edit("template/layers/base/README.md.jinja", lambda text: text + "\nUpstream change one.\n")
     commit_all(origin.path, "change one")
     git(clone, "pull", "-q", "--ff-only")
     shell(update, example, copier)
@@ -88,7 +88,7 @@ def test_readme_example_can_be_updated_as_its_readme_says(tmp_path):
     commit_all(example, "update")
 
     # A release arrives; the README as it is now still takes it, and then shows the plain command.
-    origin.edit("template/README.md.jinja", lambda text: text + "\nUpstream change two.\n")
+    origin.edit("template/layers/base/README.md.jinja", lambda text: text + "\nUpstream change two.\n")
     origin.release("v0.2.0")
     git(clone, "pull", "-q", "--ff-only", "--tags")
     shell(update_lines(example)[1], example, copier)

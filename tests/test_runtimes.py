@@ -5,7 +5,8 @@ SIGTERM exits 0).
 
 The bun and deno binaries are the npm packages pinned in extensions/versions.json,
 fetched once into .cache/tools. Each case is one project: the union of all bundles per
-stack and data layer, plus one single-model selection per stack.
+stack and data layer, plus one single-model selection per stack. Bun stacks install with
+bun; Deno stacks with npm, bun, pnpm and Yarn.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CACHE, FreshDatabase, install_node_modules, npm_tool, render, require_server, server_url
+from test_package_managers import package_manager, tool_env
 
 import stackwright
 
@@ -57,8 +59,10 @@ CASES.update({
     }
     for stack, answers in STACKS.items()
 })
-CASES["deno-hono-none"]["packageManager"] = "bun"
-CASES["deno-hono-none"]["rootDir"] = "apps/api"
+# Every package manager installs a Deno project: npm above, bun, pnpm and Yarn here.
+CASES["deno-hono-none"].update(packageManager="bun", rootDir="apps/api")
+CASES["deno-hono-mysql"]["packageManager"] = "pnpm"
+CASES["deno-hono-postgresql"]["packageManager"] = "yarn"
 
 CLOSED_PORT_URLS = {
     "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
@@ -88,13 +92,24 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str]) -> str:
     return done.stdout + done.stderr
 
 
-def install(project: Path, manager: str, env: dict[str, str]) -> None:
-    """Install with the project's package manager: bun for real in the project, npm once per set."""
-    if manager == "bun":
-        run(["bun", "install"], project, env)
-        assert (project / "bun.lock").is_file()
-    else:
+def manager_env(manager: str) -> tuple[str, dict[str, str]]:
+    """The package manager's command and environment: pnpm and Yarn at their pinned versions."""
+    env = runtime_env()
+    if manager in ("pnpm", "yarn"):
+        runtime_vars = {k: v for k, v in env.items() if k == "PATH" or k.startswith(("BUN_", "DENO_"))}
+        return str(package_manager(manager)), {**tool_env(manager), **runtime_vars}
+    return manager, env
+
+
+def install(project: Path, manager: str) -> tuple[str, dict[str, str]]:
+    """Install with the project's package manager (npm: once per dependency set); returns how to run it."""
+    command, env = manager_env(manager)
+    if manager == "npm":
         install_node_modules(project)
+    else:
+        run([command, *stackwright.install_command(manager).split()[1:]], project, env)
+        assert (project / stackwright.lockfile(manager)).is_file()
+    return command, env
 
 
 def free_port() -> int:
@@ -163,21 +178,20 @@ def serve_and_probe(project: Path, env: dict[str, str], engine: str, url: str | 
 def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
     answers = CASES[case]
     engine, manager = answers["databaseEngine"], answers["packageManager"]
-    env = runtime_env()
     project = render(tmp_path / "api", projectName=f"api-{case}", **answers)
-    install(project, manager, env)
+    command, env = install(project, manager)
 
     scripts = json.loads((project / "package.json").read_text())["scripts"]
     for script in ("typecheck", "lint", "test"):
-        run([manager, "run", script], project, env)
+        run([command, "run", script], project, env)
 
     if engine in ("postgresql", "mysql"):
         require_server(engine, 5432 if engine == "postgresql" else 3306)
-        run([manager, "run", "db:generate"], project, env)
+        run([command, "run", "db:generate"], project, env)
         assert list((project / "drizzle").glob("*.sql")), "db:generate wrote no migration"
         with FreshDatabase(engine) as name:
             url = server_url(engine, name)
-            run([manager, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+            run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
             serve_and_probe(project, env, engine, url)
     elif engine == "mongodb":
         assert "db:sync-indexes" in scripts
@@ -194,9 +208,8 @@ def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
 @pytest.mark.parametrize("runtime", ["bun", "deno"])
 def test_a_bad_environment_stops_the_server_with_one_clear_line(tmp_path, runtime):
     case = f"{runtime}-hono-postgresql"
-    env = runtime_env()
     project = render(tmp_path / "api", projectName="api", **CASES[case])
-    install(project, CASES[case]["packageManager"], env)
+    _, env = install(project, CASES[case]["packageManager"])
     start = json.loads((project / "package.json").read_text())["scripts"]["start"]
     bad = {**env, "DATABASE_URL": "not a url", "PORT": "eighty"}
     done = subprocess.run(shlex.split(start), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
