@@ -285,9 +285,15 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
     "hono": {"test_client": "`app.request`"},
 }
 
+def _model_folders(a: Any) -> list[str]:
+    """Shared model plumbing of the adapter, then the models of its dialect."""
+    return [f"models/{a['databaseAdapter']}", f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}"]
+
+
 # Layer folders under template/layers, in the order they are applied. Each row
 # gives the folders of a layer for the answers (none when it does not apply); a
-# folder that does not exist adds nothing. Adding a framework or adapter is one folder (and a BUILT entry).
+# folder that does not exist adds nothing. Adding a framework or an adapter is one
+# folder, plus its BUILT entry and its row in FRAMEWORKS or versions.json.
 LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("base", lambda a: ["base"]),
     ("package manager", lambda a: [f"package-managers/{a['packageManager']}"]),
@@ -295,7 +301,7 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("framework shell", lambda a: [f"frameworks/{a['framework']}", f"frameworks/{a['framework']}/on-{a['runtime']}"]),
     ("database service", lambda a: ["database"] if has_database(a) else []),
     ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
-    ("models", lambda a: [f"models/{a['databaseAdapter']}", f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}"] if model_keys(a) else []),
+    ("models", lambda a: _model_folders(a) if model_keys(a) else []),
     ("bundles", lambda a: ["bundles"] if model_keys(a) else []),
 ]
 # A runtime overlay folder inside a framework folder (frameworks/hono/on-deno).
@@ -335,7 +341,8 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
     folders = dict.fromkeys(folder for _, folders_of in LAYERS for folder in folders_of(answers))
     for folder in folders:
         for name in layer_fragments(folder):
-            model = name[: -len(".ts")] if folder.startswith("models/") and name[: -len(".ts")] in MODEL_ORDER else None
+            stem = name.removesuffix(".ts")
+            model = stem if folder.startswith("models/") and stem in MODEL_ORDER else None
             if model and model not in chosen:
                 continue
             path = _layout_path(answers, f"model:{model}" if model else name)
@@ -346,7 +353,9 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
 
 
 # The answers a plan depends on.
-PLAN_ANSWERS = ("rootDir", "packageManager", "runtime", "framework", "architecture", "databaseEngine", "databaseAdapter")
+PLAN_ANSWERS = (
+    "rootDir", "packageManager", "runtime", "framework", "architecture", "databaseEngine", "databaseAdapter",
+)
 
 
 @functools.cache
@@ -592,7 +601,10 @@ def import_path(context: Any, from_key: str, to_key: str) -> str:
 @pass_context
 def dependencies(context: Any, kind: str) -> dict[str, str]:
     """{package: exact version} for 'runtime' or 'dev', sorted like npm writes them."""
-    names = VERSIONS["runtimeDependencies"][context["runtime"]][kind] + VERSIONS["frameworkDependencies"][context["framework"]][kind]
+    names = [
+        *VERSIONS["runtimeDependencies"][context["runtime"]][kind],
+        *VERSIONS["frameworkDependencies"][context["framework"]][kind],
+    ]
     if context.get("databaseEngine", NO_DATABASE) != NO_DATABASE:
         stack = f"{context['databaseEngine']}/{context['databaseAdapter']}"
         names += VERSIONS["adapterDependencies"][stack][kind]
@@ -691,7 +703,9 @@ def _reuse_compiled_strings(environment: Environment) -> None:
     compile_source = environment.compile
     cache: dict[str, Any] = {}
 
-    def compile_once(source: Any, name: Any = None, filename: Any = None, raw: bool = False, defer_init: bool = False) -> Any:
+    def compile_once(  # Environment.compile's signature
+        source: Any, name: Any = None, filename: Any = None, raw: bool = False, defer_init: bool = False
+    ) -> Any:
         if not isinstance(source, str) or name is not None or filename is not None or raw or defer_init:
             return compile_source(source, name, filename, raw, defer_init)
         if source not in cache:

@@ -147,7 +147,9 @@ def plain_copy(scratch: Path) -> Path:
     """The working tree without git, so Copier renders it in place (and quickly)."""
     template = scratch / "template-src"
     shutil.copytree(
-        REPO, template, ignore=shutil.ignore_patterns(".git", ".venv", ".cache", "__pycache__", "node_modules", "registry", "golden")
+        REPO,
+        template,
+        ignore=shutil.ignore_patterns(".git", ".venv", ".cache", "__pycache__", "node_modules", "registry", "golden"),
     )
     return template
 

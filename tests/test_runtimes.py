@@ -133,7 +133,9 @@ class Server:
     def __init__(self, project: Path, env: dict[str, str], database_url: str | None):
         self.port = free_port()
         start = json.loads((project / "package.json").read_text())["scripts"]["start"]
-        env = {**env, "PORT": str(self.port), "HOST": "127.0.0.1", **({"DATABASE_URL": database_url} if database_url else {})}
+        env = {**env, "PORT": str(self.port), "HOST": "127.0.0.1"}
+        if database_url:
+            env["DATABASE_URL"] = database_url
         self.process = subprocess.Popen(
             shlex.split(start), cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
