@@ -12,6 +12,9 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 import uuid
 from pathlib import Path
 from typing import Callable
@@ -210,6 +213,36 @@ class Ecma:
 @functools.cache
 def ecma() -> Ecma:
     return Ecma()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_json(url: str) -> tuple[int, dict]:
+    """Status and JSON body of a GET, error statuses included."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def wait_listening(process: subprocess.Popen, port: int, what: str, seconds: int = 30) -> None:
+    """Wait until a started server accepts connections; fail with its output if it exits or never does."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"{what} exited early: {process.stdout.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    pytest.fail(f"{what} did not listen within {seconds} s")
 
 
 def _server_up(port: int) -> bool:

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import socket
 import subprocess
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import install_node_modules, render, run
+from conftest import free_port, get_json, install_node_modules, render, run, wait_listening
 
 ARCHITECTURES = ["mvc", "feature"]
 DATABASES = {"none": None, "postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
@@ -45,20 +40,6 @@ def test_project_typechecks_lints_and_passes_its_tests(tmp_path, architecture, e
     assert (project / "dist" / "server.js").is_file()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def get(url: str) -> tuple[int, dict]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 class Server:
     """The project's compiled server, started for real with `node dist/server.js`."""
 
@@ -68,19 +49,10 @@ class Server:
         self.process = subprocess.Popen(
             ["node", "dist/server.js"], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"server exited early: {self.process.stdout.read()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        pytest.fail("server did not start listening within 20 s")
+        wait_listening(self.process, self.port, "the server", seconds=20)
 
     def get(self, path: str) -> tuple[int, dict]:
-        return get(f"http://127.0.0.1:{self.port}{path}")
+        return get_json(f"http://127.0.0.1:{self.port}{path}")
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)

@@ -15,15 +15,14 @@ import json
 import os
 import shlex
 import signal
-import socket
 import subprocess
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CACHE, FreshDatabase, install_node_modules, npm_tool, render, require_server, server_url
+from conftest import (
+    CACHE, FreshDatabase, free_port, get_json, install_node_modules, npm_tool, render, require_server, server_url,
+    wait_listening,
+)
 from test_package_managers import package_manager, tool_env
 
 import stackwright
@@ -112,18 +111,8 @@ def install(project: Path, manager: str) -> tuple[str, dict[str, str]]:
     return command, env
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def get(port: int, path: str) -> tuple[int, dict]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    return get_json(f"http://127.0.0.1:{port}{path}")
 
 
 class Server:
@@ -139,17 +128,7 @@ class Server:
         self.process = subprocess.Popen(
             shlex.split(start), cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"`{start}` exited early: {self.process.stdout.read()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        self.process.kill()
-        pytest.fail(f"`{start}` did not listen within 30 s")
+        wait_listening(self.process, self.port, f"`{start}`")
 
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
