@@ -285,6 +285,7 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
     "hono": {"test_client": "`app.request`"},
 }
 
+
 def _model_folders(a: Any) -> list[str]:
     """Shared model plumbing of the adapter, then the models of its dialect."""
     return [f"models/{a['databaseAdapter']}", f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}"]
@@ -422,10 +423,15 @@ def allowed(question: str, parent_value: str | None = None) -> list[str]:
     return list(table.get(parent_value, []))
 
 
+def built_values(question: str, parent_value: str | None = None) -> list[str]:
+    """Values the schema allows for a question, given its parent's answer, that this release builds."""
+    return [v for v in allowed(question, parent_value) if v in BUILT[question]]
+
+
 def refusal(question: str, value: str, parent_value: str | None = None) -> str:
     """Why `value` cannot be chosen ("" when it can): names field, value and what is allowed."""
     valid = allowed(question, parent_value)
-    offer = [v for v in valid if v in BUILT[question]]
+    offer = built_values(question, parent_value)
     choose = " or ".join(offer) if offer else "another value"
     if value not in valid:
         parent = RULES[question][0] if question in RULES else None
@@ -448,7 +454,7 @@ def choices(question: str, parent_value: str | None = None) -> str:
 
 def default_for(question: str, parent_value: str | None = None) -> str:
     """A default that is valid and built for every parent answer."""
-    offer = [v for v in allowed(question, parent_value) if v in BUILT[question]]
+    offer = built_values(question, parent_value)
     if PREFERRED[question] in offer:
         return PREFERRED[question]
     return offer[0] if offer else ""
@@ -573,8 +579,6 @@ def _layout_path(context: Any, key: str) -> str:
     """Path of a file relative to the project: 'model:<name>' for models, else a layout key."""
     if key.startswith("model:"):
         model = key[len("model:") :]
-        if not model:  # Copier renders a `yield` path once before binding its variable
-            return ""
         relpath = model_file(context["architecture"], context["databaseAdapter"], model)
     elif key in LAYOUTS[context["architecture"]]:
         relpath = LAYOUTS[context["architecture"]][key]
@@ -605,7 +609,7 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
         *VERSIONS["runtimeDependencies"][context["runtime"]][kind],
         *VERSIONS["frameworkDependencies"][context["framework"]][kind],
     ]
-    if context.get("databaseEngine", NO_DATABASE) != NO_DATABASE:
+    if has_database(context):
         stack = f"{context['databaseEngine']}/{context['databaseAdapter']}"
         names += VERSIONS["adapterDependencies"][stack][kind]
     return {name: VERSIONS["packages"][name] for name in sorted(set(names))}

@@ -24,27 +24,23 @@ sys.path.insert(0, str(REPO / "extensions"))
 
 import stackwright  # noqa: E402  (the extension: bundles, models, versions)
 
+
 def data_layers() -> list[tuple[str, str]]:
     """(engine, adapter) pairs this release builds."""
     return [
         (engine, adapter)
         for engine in stackwright.BUILT["databaseEngine"]
         if engine != stackwright.NO_DATABASE
-        for adapter in stackwright.allowed("databaseAdapter", engine)
-        if adapter in stackwright.BUILT["databaseAdapter"]
+        for adapter in stackwright.built_values("databaseAdapter", engine)
     ]
-
-
-def built(question: str, parent: str) -> list[str]:
-    return [v for v in stackwright.allowed(question, parent) if v in stackwright.BUILT[question]]
 
 
 def app_stacks() -> list[tuple[str, str, list[str]]]:
     """(runtime, framework, architectures) this release builds."""
     return [
-        (runtime, framework, built("architecture", framework))
+        (runtime, framework, stackwright.built_values("architecture", framework))
         for runtime in stackwright.BUILT["runtime"]
-        for framework in built("framework", runtime)
+        for framework in stackwright.built_values("framework", runtime)
     ]
 
 
