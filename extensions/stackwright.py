@@ -52,8 +52,8 @@ BUILT: dict[str, list[str]] = {
     "packageManager": ["npm", "pnpm", "bun", "yarn"],
     "runtime": ["node", "bun", "deno"],
     "language": ["typescript"],
-    "framework": ["express", "hono"],
-    "architecture": ["mvc", "feature"],
+    "framework": ["express", "hono", "nestjs", "nextjs"],
+    "architecture": ["mvc", "feature", "modular", "file-api"],
     "databaseEngine": [NO_DATABASE, "postgresql", "mysql", "mongodb"],
     "databaseAdapter": ["drizzle", "mongoose"],
 }
@@ -119,6 +119,51 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "routes.ts": "src/modules/index.ts",
         "health.routes.ts": "src/modules/health/health.routes.ts",
         "health.controller.ts": "src/modules/health/health.controller.ts",
+    },
+    # NestJS: one folder per Nest module; each model sits in its feature module's folder.
+    "modular": {
+        **_COMMON,
+        "server.ts": "src/main.ts",
+        "app.module.ts": "src/app.module.ts",
+        "env.ts": "src/config/env.ts",
+        "config.module.ts": "src/config/config.module.ts",
+        "database.ts": "src/database/database.ts",
+        "database.module.ts": "src/database/database.module.ts",
+        "migrate.ts": "src/database/migrate.ts",
+        "schema.ts": "src/database/schema.ts",
+        "relations.ts": "src/database/relations.ts",
+        "timestamps.ts": "src/database/timestamps.ts",
+        "models.ts": "src/database/models.ts",
+        "sync-indexes.ts": "src/database/sync-indexes.ts",
+        "constants.ts": "src/common/constants.ts",
+        "types.ts": "src/common/types.ts",
+        "all-exceptions.filter.ts": "src/common/all-exceptions.filter.ts",
+        "health.module.ts": "src/health/health.module.ts",
+        "health.controller.ts": "src/health/health.controller.ts",
+    },
+    # Next.js (app router, API only): the route folders under src/app are the API.
+    "file-api": {
+        "src": "src",
+        "tests": "tests",
+        "health.test.ts": "tests/health.test.ts",
+        "env.test.ts": "tests/env.test.ts",
+        "instrumentation.ts": "src/instrumentation.ts",
+        "instrumentation-node.ts": "src/instrumentation-node.ts",
+        "health.route.ts": "src/app/health/route.ts",
+        "ready.route.ts": "src/app/health/ready/route.ts",
+        "not-found.route.ts": "src/app/[[...notFound]]/route.ts",
+        "http.ts": "src/lib/http.ts",
+        "env.ts": "src/lib/env.ts",
+        "db.ts": "src/lib/db.ts",
+        "constants.ts": "src/lib/constants.ts",
+        "types.ts": "src/lib/types.ts",
+        "database.ts": "src/db/database.ts",
+        "migrate.ts": "src/db/migrate.ts",
+        "schema.ts": "src/db/schema/index.ts",
+        "relations.ts": "src/db/schema/relations.ts",
+        "timestamps.ts": "src/db/schema/timestamps.ts",
+        "models.ts": "src/models/index.ts",
+        "sync-indexes.ts": "src/db/sync-indexes.ts",
     },
 }
 
@@ -247,14 +292,24 @@ def model_dialect(engine: str, adapter: str) -> str:
     return {"postgresql": "pg", "mysql": "mysql"}[engine]
 
 
+# Where model files live per architecture: Drizzle's and Mongoose's folder ({module}: the
+# model's feature module, MODEL_MODULES); Drizzle names them <model>.schema.ts inside a
+# feature module and <model>.ts inside a schema folder, Mongoose <model>.model.ts.
+MODEL_FOLDERS: dict[str, dict[str, str]] = {
+    "mvc": {"drizzle": "src/db/schema", "mongoose": "src/models"},
+    "feature": {"drizzle": "src/modules/{module}", "mongoose": "src/modules/{module}"},
+    "modular": {"drizzle": "src/{module}", "mongoose": "src/{module}"},
+    "file-api": {"drizzle": "src/db/schema", "mongoose": "src/models"},
+}
+
+
 def model_file(architecture: str, adapter: str, model: str) -> str:
     """Where a model's file lives, relative to rootDir."""
+    template = MODEL_FOLDERS[architecture][adapter]
+    folder = template.format(module=MODEL_MODULES[model])
     if adapter == "mongoose":
-        folder = "src/models" if architecture == "mvc" else f"src/modules/{MODEL_MODULES[model]}"
         return f"{folder}/{model}.model.ts"
-    if architecture == "mvc":
-        return f"src/db/schema/{model}.ts"
-    return f"src/modules/{MODEL_MODULES[model]}/{model}.schema.ts"
+    return f"{folder}/{model}.schema.ts" if "{module}" in template else f"{folder}/{model}.ts"
 
 
 # --- the file plan: which fragment makes which file ----------------------------
@@ -279,10 +334,17 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "test_runner": "`deno test`", "linter": "`deno lint` and `deno fmt`", "builds": False, "ci_node": ["lts/*"],
     },
 }
-# What differs between frameworks beyond their layer folders: how their tests send requests.
+# What differs between frameworks beyond their layer folders. `test_client`: how their
+# tests send requests (README); `decorators`: Nest's dependency injection needs TypeScript's
+# legacy decorators and Biome's parameter-decorator parsing; `own_tooling`: runtime folders
+# the framework replaces with its own (Next.js brings its dev server, build and tsconfig,
+# in its on-node overlay); `import_suffix`: of relative imports, where the framework's
+# bundler resolves them (overrides the runtime's).
 FRAMEWORKS: dict[str, dict[str, Any]] = {
     "express": {"test_client": "Supertest"},
     "hono": {"test_client": "`app.request`"},
+    "nestjs": {"test_client": "`@nestjs/testing` and Supertest", "decorators": True},
+    "nextjs": {"test_client": "route handlers called directly", "own_tooling": ["node"], "import_suffix": ""},
 }
 
 
@@ -298,17 +360,28 @@ def _model_folders(a: Any) -> list[str]:
 LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("base", lambda a: ["base"]),
     ("package manager", lambda a: [f"package-managers/{a['packageManager']}"]),
-    ("runtime tooling", lambda a: [f"runtimes/{folder}" for folder in RUNTIMES[a["runtime"]]["layers"]]),
-    ("framework shell", lambda a: [f"frameworks/{a['framework']}", f"frameworks/{a['framework']}/on-{a['runtime']}"]),
+    ("runtime tooling", lambda a: [f"runtimes/{folder}" for folder in _tooling_folders(a)]),
+    ("framework shell", lambda a: [
+        f"frameworks/{a['framework']}",
+        f"frameworks/{a['framework']}/on-{a['runtime']}",
+        *([f"frameworks/{a['framework']}/with-database"] if has_database(a) else []),
+    ]),
     ("database service", lambda a: ["database"] if has_database(a) else []),
     ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
     ("models", lambda a: _model_folders(a) if model_keys(a) else []),
     ("bundles", lambda a: ["bundles"] if model_keys(a) else []),
 ]
-# A runtime overlay folder inside a framework folder (frameworks/hono/on-deno).
-OVERLAY_PREFIX = "on-"
+# Overlay folders inside a framework folder, applied only where they say: on a runtime
+# (frameworks/hono/on-deno) or with a database (frameworks/nestjs/with-database).
+OVERLAY_PREFIXES = ("on-", "with-")
 # A part of another fragment (runtimes/bun/_readme.md.jinja), included by it: no file of its own.
 PARTIAL_PREFIX = "_"
+
+
+def _tooling_folders(answers: Any) -> list[str]:
+    """The runtime's tooling folders, less those its framework replaces with its own."""
+    replaced = FRAMEWORKS[answers["framework"]].get("own_tooling", [])
+    return [folder for folder in RUNTIMES[answers["runtime"]]["layers"] if folder not in replaced]
 
 
 def has_database(answers: Any) -> bool:
@@ -325,7 +398,7 @@ def layer_fragments(folder: str) -> tuple[str, ...]:
     for path in sorted(root.rglob("*.jinja")):
         relative = path.relative_to(root)
         partial = path.name.startswith(PARTIAL_PREFIX)
-        if not partial and not any(part.startswith(OVERLAY_PREFIX) for part in relative.parts[:-1]):
+        if not partial and not any(part.startswith(OVERLAY_PREFIXES) for part in relative.parts[:-1]):
             names.append(relative.as_posix()[: -len(".jinja")])
     return tuple(names)
 
@@ -599,7 +672,15 @@ def import_path(context: Any, from_key: str, to_key: str) -> str:
     source, target = _layout_path(context, from_key), _layout_path(context, to_key)
     rel = posixpath.relpath(target, posixpath.dirname(source))
     rel = rel if rel.startswith(".") else f"./{rel}"
-    return re.sub(r"\.ts$", RUNTIMES[context["runtime"]]["import_suffix"], rel)
+    suffix = FRAMEWORKS[context["framework"]].get("import_suffix", RUNTIMES[context["runtime"]]["import_suffix"])
+    return re.sub(r"\.ts$", suffix, rel)
+
+
+@pass_context
+def compiled_path(context: Any, key: str) -> str:
+    """Where `tsc -p tsconfig.build.json` writes a source file: dist/ mirrors the source folder."""
+    source = posixpath.relpath(_layout_path(context, key), _layout_path(context, "src"))
+    return posixpath.join("dist", re.sub(r"\.ts$", ".js", source))
 
 
 @pass_context
@@ -757,6 +838,7 @@ class StackwrightExtension(Extension):
             default_for=default_for,
             place=place,
             import_path=import_path,
+            compiled_path=compiled_path,
             dependencies=dependencies,
             versions=VERSIONS,
             schema_text=SCHEMA_PATH.read_text,
