@@ -36,7 +36,7 @@ CASES = {
     "pnpm-postgresql-models": {"packageManager": "pnpm"},
     "pnpm-none": {"packageManager": "pnpm", "databaseEngine": "none", "architecture": "mvc"},
     "yarn-postgresql-models": {"packageManager": "yarn", "architecture": "mvc"},
-    # bun as the package manager of a Node project (Bun stacks: tests/test_runtimes.py).
+    # bun as the package manager of a Node project (Bun stacks: tests/test_stacks.py).
     "bun-mysql-models": {"packageManager": "bun", "databaseEngine": "mysql", "databaseAdapter": "drizzle"},
 }
 
@@ -72,9 +72,11 @@ def package_manager(manager: str) -> Path:
     return exe
 
 
-def run_tool(exe: Path, manager: str, args: list[str], project: Path) -> subprocess.CompletedProcess[str]:
+def run_tool(
+    exe: Path | str, manager: str, args: list[str], project: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(exe), *args], cwd=project, capture_output=True, text=True, timeout=600, env=tool_env(manager)
+        [str(exe), *args], cwd=project, capture_output=True, text=True, timeout=600, env=env or tool_env(manager)
     )
 
 
@@ -126,9 +128,10 @@ def stub_other_biome_platforms(
     return sorted(stubs)
 
 
-def install(exe: Path, manager: str, project: Path, scratch: Path) -> str:
+def install(exe: Path | str, manager: str, project: Path, scratch: Path, env: dict[str, str] | None = None) -> str:
+    """The README's install with the pinned tool (`env`: tool_env's unless given)."""
     args = stackwright.install_command(manager).split()[1:]  # what the README and CI run
-    done = run_tool(exe, manager, args, project)
+    done = run_tool(exe, manager, args, project, env)
     if manager == "yarn" and done.returncode != 0 and MISSING_BIOME.search(done.stdout):
         stubbed = stub_other_biome_platforms(project, scratch)
         warnings.warn(
@@ -136,7 +139,7 @@ def install(exe: Path, manager: str, project: Path, scratch: Path) -> str:
             f"other-platform binaries to empty local packages ({', '.join(stubbed)})",
             stacklevel=1,
         )
-        done = run_tool(exe, manager, args, project)
+        done = run_tool(exe, manager, args, project, env)
     return check(done, project)
 
 

@@ -1,12 +1,12 @@
-"""Bun and Deno stacks, proven like Node's: installed with the chosen package manager,
-type-checked, linted, their own tests run, migrated on the real PostgreSQL and MariaDB,
-and served (/health, /health/ready 200 against the real server and 503 on a closed port,
-SIGTERM exits 0).
+"""Every stack but Node + Express (tests/test_generated_projects.py), proven alike: installed
+with the chosen package manager, type-checked, linted, its own tests run, built where it
+builds, migrated on the real PostgreSQL and MariaDB, and served (/health, /health/ready 200
+against the real server and 503 on a closed port, a JSON 404, a graceful SIGTERM).
 
 The bun and deno binaries are the npm packages pinned in extensions/versions.json,
 fetched once into .cache/tools. Each case is one project: the union of all bundles per
-stack and data layer, plus one single-model selection per stack. Bun stacks install with
-bun; Deno stacks with npm, bun, pnpm and Yarn.
+stack and data layer, plus one single-model selection per stack. Between them the cases
+install with every package manager.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from conftest import (
     CACHE, FreshDatabase, free_port, get_json, install_node_modules, npm_tool, render, require_server, run,
     server_url, wait_listening,
 )
+from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
 
 import stackwright
@@ -34,34 +35,43 @@ DATA_LAYERS = {
     "mysql": {"databaseEngine": "mysql", "databaseAdapter": "drizzle"},
     "mongodb": {"databaseEngine": "mongodb", "databaseAdapter": "mongoose"},
 }
-# Both architectures for every stack, across its data layers.
-ARCHITECTURE = {"none": "mvc", "postgresql": "feature", "mysql": "mvc", "mongodb": "feature"}
-# Bun stacks install with bun; Deno with npm (its package.json dependencies), and once with bun.
+# Each stack's architectures, taken in turn across its data layers.
 STACKS = {
-    "bun-express": {"runtime": "bun", "framework": "express", "packageManager": "bun"},
-    "bun-hono": {"runtime": "bun", "framework": "hono", "packageManager": "bun"},
-    "deno-hono": {"runtime": "deno", "framework": "hono", "packageManager": "npm"},
+    "bun-express": {"runtime": "bun", "framework": "express", "packageManager": "bun", "architecture": ["mvc", "feature"]},
+    "bun-hono": {"runtime": "bun", "framework": "hono", "packageManager": "bun", "architecture": ["mvc", "feature"]},
+    "deno-hono": {"runtime": "deno", "framework": "hono", "packageManager": "npm", "architecture": ["mvc", "feature"]},
+    "node-nestjs": {"runtime": "node", "framework": "nestjs", "packageManager": "npm", "architecture": ["modular"]},
 }
+
+
+def stack_answers(stack: str, turn: int) -> dict:
+    answers = dict(STACKS[stack])
+    architectures = answers.pop("architecture")
+    return {**answers, "architecture": architectures[turn % len(architectures)]}
+
+
 CASES = {
     f"{stack}-{layer}": {
-        **answers, **DATA_LAYERS[layer], "architecture": ARCHITECTURE[layer],
+        **stack_answers(stack, turn), **DATA_LAYERS[layer],
         **({"bundles": ALL_BUNDLES} if layer != "none" else {}),
     }
-    for stack, answers in STACKS.items()
-    for layer in DATA_LAYERS
+    for stack in STACKS
+    for turn, layer in enumerate(DATA_LAYERS)
 }
 # One model whose references are absent (accounts and transactions are not chosen).
 CASES.update({
     f"{stack}-postgresql-ledger-only": {
-        **answers, **DATA_LAYERS["postgresql"], "architecture": "mvc",
-        "bundles": ["banking-app"], "models": ["banking-app/ledger"],
+        **stack_answers(stack, 0), **DATA_LAYERS["postgresql"], "bundles": ["banking-app"], "models": ["banking-app/ledger"],
     }
-    for stack, answers in STACKS.items()
+    for stack in STACKS
 })
-# Every package manager installs a Deno project: npm above, bun, pnpm and Yarn here.
+# Every package manager installs a Deno project and a NestJS one: npm above, bun, pnpm and Yarn here.
 CASES["deno-hono-none"].update(packageManager="bun", rootDir="apps/api")
 CASES["deno-hono-mysql"]["packageManager"] = "pnpm"
 CASES["deno-hono-postgresql"]["packageManager"] = "yarn"
+CASES["node-nestjs-none"]["packageManager"] = "bun"
+CASES["node-nestjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
+CASES["node-nestjs-mongodb"]["packageManager"] = "yarn"
 
 CLOSED_PORT_URLS = {
     "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
@@ -93,13 +103,13 @@ def manager_env(manager: str) -> tuple[str, dict[str, str]]:
     return manager, env
 
 
-def install(project: Path, manager: str) -> tuple[str, dict[str, str]]:
+def install(project: Path, manager: str, scratch: Path) -> tuple[str, dict[str, str]]:
     """Install with the project's package manager (npm: once per dependency set); returns how to run it."""
     command, env = manager_env(manager)
     if manager == "npm":
         install_node_modules(project)
     else:
-        run([command, *stackwright.install_command(manager).split()[1:]], project, env)
+        install_with(command, manager, project, scratch, env)
         assert (project / stackwright.lockfile(manager)).is_file()
     return command, env
 
@@ -119,19 +129,33 @@ class Server:
         if database_url:
             env["DATABASE_URL"] = database_url
         self.process = subprocess.Popen(
-            shlex.split(start), cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            shlex.split(start), cwd=project, env=with_local_bin(project, env),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         wait_listening(self.process, self.port, f"`{start}`")
 
-    def stop(self) -> int:
+    def stop(self) -> tuple[int, str]:
+        """SIGTERM; the exit status and everything the server printed."""
         self.process.send_signal(signal.SIGTERM)
         try:
-            return self.process.wait(timeout=15)
+            return self.process.wait(timeout=15), self.process.stdout.read()
         finally:
             self.process.kill()
 
 
-def serve_and_probe(project: Path, env: dict[str, str], engine: str, url: str | None) -> None:
+def with_local_bin(project: Path, env: dict[str, str]) -> dict[str, str]:
+    """The environment a package manager gives scripts: node_modules/.bin first on PATH."""
+    return {**env, "PATH": os.pathsep.join([str(project / "node_modules" / ".bin"), env["PATH"]])}
+
+
+# How a graceful SIGTERM ends each framework's server: Nest's enableShutdownHooks() runs the
+# modules' shutdown hooks, then re-raises the signal; the others exit 0 once closed.
+SIGTERM_EXIT = {"nestjs": -signal.SIGTERM}
+# What a server prints once it has closed its database connection, where it says so.
+DATABASE_CLOSED = {"nestjs": "Database connection closed"}
+
+
+def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: str, url: str | None) -> None:
     """Readiness 200 against the database at `url` (or with none); 503 on a closed port of the
     engine. Every server answers /health 200 and unknown paths with a JSON 404, and SIGTERM
     shuts it down cleanly."""
@@ -152,7 +176,10 @@ def serve_and_probe(project: Path, env: dict[str, str], engine: str, url: str | 
             assert (status, body) == (200, {"status": "ready", "database": "up"})
         else:
             assert status == 200
-        assert server.stop() == 0, "SIGTERM must shut the server down cleanly"
+        status, output = server.stop()
+        assert status == SIGTERM_EXIT.get(framework, 0), f"SIGTERM must shut the server down cleanly:\n{output}"
+        if engine != "none" and framework in DATABASE_CLOSED:
+            assert DATABASE_CLOSED[framework] in output, output
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -160,11 +187,12 @@ def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
     answers = CASES[case]
     engine, manager = answers["databaseEngine"], answers["packageManager"]
     project = render(tmp_path / "api", projectName=f"api-{case}", **answers)
-    command, env = install(project, manager)
+    command, env = install(project, manager, tmp_path)
 
     scripts = json.loads((project / "package.json").read_text())["scripts"]
-    for script in ("typecheck", "lint", "test"):
-        run([command, "run", script], project, env)
+    for script in ("typecheck", "lint", "test", "build"):
+        if script in scripts:
+            run([command, "run", script], project, env)
 
     if engine in ("postgresql", "mysql"):
         require_server(engine, 5432 if engine == "postgresql" else 3306)
@@ -173,22 +201,50 @@ def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
         with FreshDatabase(engine) as name:
             url = server_url(engine, name)
             run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
-            serve_and_probe(project, env, engine, url)
+            serve_and_probe(project, env, answers["framework"], engine, url)
     else:
         # No MongoDB server here: Mongoose projects are served against a closed port only.
         assert engine == "none" or "db:sync-indexes" in scripts
-        serve_and_probe(project, env, engine, None)
+        serve_and_probe(project, env, answers["framework"], engine, None)
 
 
-@pytest.mark.parametrize("runtime", ["bun", "deno"])
-def test_a_bad_environment_stops_the_server_with_one_clear_line(tmp_path, runtime):
-    case = f"{runtime}-hono-postgresql"
+@pytest.mark.parametrize("stack", ["bun-hono", "deno-hono", "node-nestjs"])
+def test_a_bad_environment_stops_the_server_with_one_clear_line(tmp_path, stack):
+    case = f"{stack}-postgresql"
     project = render(tmp_path / "api", projectName="api", **CASES[case])
-    _, env = install(project, CASES[case]["packageManager"])
-    start = json.loads((project / "package.json").read_text())["scripts"]["start"]
-    bad = {**env, "DATABASE_URL": "not a url", "PORT": "eighty"}
-    done = subprocess.run(shlex.split(start), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
+    command, env = install(project, CASES[case]["packageManager"], tmp_path)
+    scripts = json.loads((project / "package.json").read_text())["scripts"]
+    if "build" in scripts:
+        run([command, "run", "build"], project, env)
+    bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "PORT": "eighty"}
+    done = subprocess.run(shlex.split(scripts["start"]), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Invalid environment: "), done.stderr
     assert "PORT" in lines[0] and "DATABASE_URL: must be a postgres:// URL" in lines[0]
+
+
+def test_nest_injects_its_providers_under_the_dev_server(tmp_path):
+    """`dev` runs the sources with `tsx watch`, which emits no decorator metadata: only the
+    explicit tokens inject the database, so readiness is 200 against the real PostgreSQL."""
+    require_server("PostgreSQL", 5432)
+    answers = {**stack_answers("node-nestjs", 0), **DATA_LAYERS["postgresql"], "bundles": [], "models": []}
+    project = render(tmp_path / "api", projectName="api", **answers)
+    install_node_modules(project)
+    dev = json.loads((project / "package.json").read_text())["scripts"]["dev"]
+    assert dev.startswith("tsx watch ")
+    port = free_port()
+    with FreshDatabase("postgresql") as name:
+        env = {**with_local_bin(project, dict(os.environ)), "PORT": str(port), "HOST": "127.0.0.1",
+               "DATABASE_URL": server_url("postgresql", name)}
+        # tsx watch runs the server in a child process: stop the whole process group.
+        process = subprocess.Popen(
+            shlex.split(dev), cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,
+        )
+        try:
+            wait_listening(process, port, f"`{dev}`", seconds=60)
+            assert get(port, "/health/ready") == (200, {"status": "ready", "database": "up"})
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=15)
