@@ -77,6 +77,18 @@ SAMPLES: dict[str, dict] = {
         "runtime": "deno", "architecture": "mvc", "packageManager": "pnpm", "rootDir": "apps/api",
         "databaseEngine": "postgresql", "databaseAdapter": "drizzle",
     },
+    "node-nestjs-modular-pg-all-bundles": {
+        "framework": "nestjs", "architecture": "modular", "databaseEngine": "postgresql",
+        "databaseAdapter": "drizzle", "bundles": ["auth", "banking-app", "blog-app"],
+    },
+    "node-nestjs-modular-mongoose-auth-pnpm": {
+        "framework": "nestjs", "architecture": "modular", "packageManager": "pnpm",
+        "databaseEngine": "mongodb", "databaseAdapter": "mongoose",
+    },
+    "node-nestjs-modular-none-rootdir-yarn": {
+        "framework": "nestjs", "architecture": "modular", "packageManager": "yarn",
+        "databaseEngine": "none", "rootDir": "apps/api",
+    },
 }
 
 SRC_PATH_MARK = "<template>"

@@ -17,12 +17,12 @@ SCHEMA = json.loads((REPO / "schema" / "stackwright.schema.json").read_text())
 
 # What the foundation issue builds (§5), written out independently of the extension.
 ARCHITECTURES = ["mvc", "feature"]
-# The runtime x framework x architecture stacks this release builds (NestJS, Next.js: not yet).
+# The runtime x framework x architecture stacks this release builds: every stack the schema allows.
 BUILT_STACKS = {
     (runtime, framework, architecture)
     for runtime, framework in [("node", "express"), ("bun", "express"), ("bun", "hono"), ("deno", "hono")]
     for architecture in ARCHITECTURES
-}
+} | {("node", "nestjs", "modular"), ("node", "nextjs", "file-api")}
 DATABASES = [("none", None), ("postgresql", "drizzle"), ("mysql", "drizzle"), ("mongodb", "mongoose")]
 PACKAGE_MANAGERS = ["npm", "pnpm", "bun", "yarn"]
 
@@ -104,8 +104,8 @@ REFUSED = [
     (["runtime=deno", "framework=express"], "framework 'express' is not available on runtime 'deno'; choose hono"),
     (["runtime=bun", "framework=nextjs"], "framework 'nextjs' is not available on runtime 'bun'; choose hono or express"),
     (["runtime=python"], "Invalid choice for 'runtime': 'python' is not in ['node', 'deno', 'bun']"),
-    (["framework=nestjs"], "framework 'nestjs' is not built yet in this release of Stackwright; choose express"),
-    (["framework=hono"], "framework 'hono' is not available on runtime 'node'; choose express"),
+    (["framework=hono"], "framework 'hono' is not available on runtime 'node'; choose express or nestjs or nextjs"),
+    (["framework=nestjs", "architecture=feature"], "architecture 'feature' is not available on framework 'nestjs'; choose modular"),
     (["architecture=modular"], "architecture 'modular' is not available on framework 'express'; choose mvc or feature"),
     (["architecture=layered"], "Invalid choice for 'architecture': 'layered' is not in ['mvc', 'feature']"),
     (["packageManager=pip"], "Invalid choice for 'packageManager': 'pip' is not in"),
