@@ -339,12 +339,15 @@ RUNTIMES: dict[str, dict[str, Any]] = {
 # legacy decorators and Biome's parameter-decorator parsing; `own_tooling`: runtime folders
 # the framework replaces with its own (Next.js brings its dev server, build and tsconfig,
 # in its on-node overlay); `import_suffix`: of relative imports, where the framework's
-# bundler resolves them (overrides the runtime's).
+# bundler resolves them (overrides the runtime's); `ci_env`: variables of the CI job.
 FRAMEWORKS: dict[str, dict[str, Any]] = {
     "express": {"test_client": "Supertest"},
     "hono": {"test_client": "`app.request`"},
     "nestjs": {"test_client": "`@nestjs/testing` and Supertest", "decorators": True},
-    "nextjs": {"test_client": "route handlers called directly", "own_tooling": ["node"], "import_suffix": ""},
+    "nextjs": {
+        "test_client": "route handlers called directly", "own_tooling": ["node"], "import_suffix": "",
+        "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
+    },
 }
 
 

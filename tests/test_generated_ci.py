@@ -26,7 +26,6 @@ WORKFLOW = ".github/workflows/ci.yml"
 PACKAGE_MANAGERS = ["npm", "pnpm", "yarn", "bun"]
 ADAPTERS = {"postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
 BUNDLES = list(stackwright.BUNDLES)
-ARCHITECTURES = ["feature", "mvc"]
 
 # (lockfile, install from it exactly, plain install): generated projects ship no lockfile, so CI
 # installs plainly (CI defaults of pnpm and Yarn refuse to create one) until the user commits one.
@@ -40,8 +39,11 @@ IMAGES = {"postgresql": ("postgres:",), "mysql": ("mysql:", "mariadb:"), "mongod
 PORTS = {"postgresql": 5432, "mysql": 3306, "mongodb": 27017}
 MIGRATIONS = {"drizzle": ["db:generate", "db:migrate"], "mongoose": ["db:sync-indexes"]}
 ACTIONS = {"actions/checkout", "actions/setup-node", "pnpm/action-setup", "oven-sh/setup-bun", "denoland/setup-deno"}
-# Every built runtime x framework, taken in turn across the cases.
-STACKS = [("node", "express"), ("bun", "express"), ("bun", "hono"), ("deno", "hono")]
+# Every built runtime x framework with its architectures, taken in turn across the cases.
+STACKS = [
+    ("node", "express", ["feature", "mvc"]), ("bun", "express", ["mvc", "feature"]), ("bun", "hono", ["feature", "mvc"]),
+    ("deno", "hono", ["mvc", "feature"]), ("node", "nestjs", ["modular"]), ("node", "nextjs", ["file-api"]),
+]
 SCRIPT_RUN = re.compile(r"\b(npm|pnpm|yarn|bun) run ([^\s;&|]+)")
 
 
@@ -49,16 +51,16 @@ def all_cases() -> dict[str, dict]:
     """Every package manager with no database and with each engine, with and without models."""
     cases: dict[str, dict] = {}
     for i, pm in enumerate(PACKAGE_MANAGERS):
-        runtime, framework = STACKS[i % len(STACKS)]
+        runtime, framework, architectures = STACKS[i % len(STACKS)]
         cases[f"{pm}-none"] = {
-            "packageManager": pm, "databaseEngine": "none", "architecture": ARCHITECTURES[i % 2],
+            "packageManager": pm, "databaseEngine": "none", "architecture": architectures[i % len(architectures)],
             "runtime": runtime, "framework": framework,
         }
         for j, (engine, adapter) in enumerate(ADAPTERS.items()):
-            runtime, framework = STACKS[(i + j + 1) % len(STACKS)]
+            runtime, framework, architectures = STACKS[(i + j + 1) % len(STACKS)]
             base = {
                 "packageManager": pm, "databaseEngine": engine, "databaseAdapter": adapter,
-                "architecture": ARCHITECTURES[(i + j) % 2], "runtime": runtime, "framework": framework,
+                "architecture": architectures[(i + j) % len(architectures)], "runtime": runtime, "framework": framework,
             }
             cases[f"{pm}-{engine}-models"] = {**base, "bundles": [BUNDLES[(i + j) % len(BUNDLES)]]}
             cases[f"{pm}-{engine}-no-models"] = {**base, "bundles": [], "models": []}
@@ -224,6 +226,10 @@ def test_runs_typecheck_lint_and_test_with_scripts_that_exist(generated):
         assert script in generated.scripts, f"`{pm} run {script}`: package.json has no such script"
     order = [generated.runs(stackwright.run_command(generated.pm, s)) for s in ("typecheck", "lint", "test")]
     assert generated.install() < order[0] < order[1] < order[2]
+    # The stacks that build (Node's) build last, as their deploy would.
+    assert ("build" in generated.scripts) == stackwright.RUNTIMES[generated.answers["runtime"]]["builds"]
+    if "build" in generated.scripts:
+        assert generated.runs(stackwright.run_command(generated.pm, "build")) == len(generated.steps) - 1
 
 
 def test_migrates_exactly_when_there_are_models(generated):
