@@ -110,6 +110,41 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
 
 
+# A user's edit inside a framework's own file, and a template release that changes another of
+# that framework's files: (answers, edited file, line to add after, the user's lines,
+# changed fragment, (old, new) text of the template's change).
+FRAMEWORK_EDITS = {
+    "nestjs": (
+        {"framework": "nestjs", "architecture": "modular", "databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
+        LAYOUTS["modular"]["health.controller.ts"],
+        "  constructor(@Inject(DATABASE) private readonly database: Database) {}",
+        ["", '  @Get("version")', "  version() {", '    return { version: "1.4.2" };', "  }"],
+        "template/layers/frameworks/nestjs/server.ts.jinja",
+        ("NestFactory.create(AppModule.forRoot(env));", "NestFactory.create(AppModule.forRoot(env), { bufferLogs: true });"),
+    ),
+}
+
+
+@pytest.mark.parametrize("framework", list(FRAMEWORK_EDITS))
+def test_user_edits_in_framework_files_survive_a_template_release(template, tmp_path, framework):
+    stack, edited, after, lines, fragment, (old, new) = FRAMEWORK_EDITS[framework]
+    project = generate(template, tmp_path / "api", **stack)
+    add_lines(project / edited, lines, after=after)
+    commit_all(project, "the user's route")
+    template.edit(fragment, lambda s: s.replace(old, new, 1))
+    template.release("v2.0.0")
+
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    text = (project / edited).read_text()
+    assert "\n".join(lines) in text, f"{edited} lost the user's lines"
+    changed = [p for p in project.rglob("*.ts") if "node_modules" not in p.parts and new in p.read_text()]
+    assert changed, "the template's change did not arrive"
+    assert not any("<<<<<<<" in p.read_text() for p in project.rglob("*.ts") if "node_modules" not in p.parts)
+    install_node_modules(project)  # the merged project still type-checks
+    run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
+
+
 # --- 2. conflicts are reported, not committed -----------------------------------------------------
 
 
