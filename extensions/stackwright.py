@@ -141,7 +141,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "health.module.ts": "src/health/health.module.ts",
         "health.controller.ts": "src/health/health.controller.ts",
     },
-    # Next.js (app router, API only): the route folders under src/app are the API.
+    # Next.js (app router, API only): the route folders under src/app are the API. Next's
+    # own config files sit in its project folder (rootDir), where `next` looks for them.
     "file-api": {
         "src": "src",
         "tests": "tests",
@@ -152,7 +153,10 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "health.route.ts": "src/app/health/route.ts",
         "ready.route.ts": "src/app/health/ready/route.ts",
         "not-found.route.ts": "src/app/[[...notFound]]/route.ts",
+        "next.config.ts": "next.config.ts",
+        "tsconfig.json": "tsconfig.json",
         "http.ts": "src/lib/http.ts",
+        "lifecycle.ts": "src/lib/lifecycle.ts",
         "env.ts": "src/lib/env.ts",
         "db.ts": "src/lib/db.ts",
         "constants.ts": "src/lib/constants.ts",
@@ -339,14 +343,17 @@ RUNTIMES: dict[str, dict[str, Any]] = {
 # legacy decorators and Biome's parameter-decorator parsing; `own_tooling`: runtime folders
 # the framework replaces with its own (Next.js brings its dev server, build and tsconfig,
 # in its on-node overlay); `import_suffix`: of relative imports, where the framework's
-# bundler resolves them (overrides the runtime's); `ci_env`: variables of the CI job.
+# bundler resolves them (overrides the runtime's); `ci_env`: variables of the CI job;
+# `build_output`: where `build` writes (default dist/); `generated`: further files the
+# framework writes, which .gitignore lists (and so Biome ignores).
 FRAMEWORKS: dict[str, dict[str, Any]] = {
     "express": {"test_client": "Supertest"},
     "hono": {"test_client": "`app.request`"},
     "nestjs": {"test_client": "`@nestjs/testing` and Supertest", "decorators": True},
     "nextjs": {
         "test_client": "route handlers called directly", "own_tooling": ["node"], "import_suffix": "",
-        "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
+        "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"}, "build_output": ".next/",
+        "generated": [".next/", "next-env.d.ts", "*.tsbuildinfo"],
     },
 }
 
