@@ -730,6 +730,16 @@ def sort_imports(block: str) -> str:
     return "\n".join(sorted(lines, key=_import_order))
 
 
+def named_import(names: list[str], source: str) -> str:
+    """`import { a, b } from "source";` as Biome formats it: on one line when it fits in
+    biome.json's 100 columns, else one name per line. Paths differ between layouts, so the
+    length does too."""
+    line = f'import {{ {", ".join(names)} }} from "{source}";'
+    if len(line) <= 100:
+        return line
+    return "import {\n" + "".join(f"  {name},\n" for name in names) + f'}} from "{source}";'
+
+
 def db_name(project_name: Any) -> str:
     """A database name made from the npm package name ('@acme/my-api' -> 'my_api')."""
     return re.sub(r"[^a-z0-9_]+", "_", str(project_name).split("/")[-1].lower()).strip("_") or "app"
@@ -871,6 +881,7 @@ class StackwrightExtension(Extension):
             is_release=is_release,
             with_article=with_article,
             sort_imports=sort_imports,
+            named_import=named_import,
             db_name=db_name,
             models_problem=models_problem,
             drop_tables_problem=drop_tables_problem,

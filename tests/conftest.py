@@ -124,11 +124,13 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: i
     return done.stdout
 
 
-def install_node_modules(project: Path) -> Path:
+def install_node_modules(project: Path, real_folder: bool = False) -> Path:
     """Install the project's dependency set once, and link the project to it.
 
     Generated variants with the same package.json dependencies share one real
-    `npm install`, keyed by a hash of those dependencies.
+    `npm install`, keyed by a hash of those dependencies. `real_folder`: a hard-linked
+    copy instead of a symlink, for tools that refuse a node_modules outside the project
+    (Next.js's Turbopack).
     """
     manifest = json.loads((project / "package.json").read_text())
     deps = {k: manifest.get(k, {}) for k in ("dependencies", "devDependencies")}
@@ -145,7 +147,9 @@ def install_node_modules(project: Path) -> Path:
             )
             (home / "node_modules" / ".installed").write_text(key)
     link = project / "node_modules"
-    if not link.exists():
+    if real_folder and not link.exists():
+        subprocess.run(["cp", "-al", str(home / "node_modules"), str(link)], check=True)
+    elif not link.exists():
         link.symlink_to(home / "node_modules", target_is_directory=True)
     return home / "node_modules"
 

@@ -85,6 +85,15 @@ SAMPLES: dict[str, dict] = {
         "framework": "nestjs", "architecture": "modular", "packageManager": "pnpm",
         "databaseEngine": "mongodb", "databaseAdapter": "mongoose",
     },
+    "node-nextjs-file-api-mysql-all-bundles-rootdir": {
+        "framework": "nextjs", "architecture": "file-api", "rootDir": "apps/api", "databaseEngine": "mysql",
+        "databaseAdapter": "drizzle", "bundles": ["auth", "banking-app", "blog-app"],
+    },
+    "node-nextjs-file-api-mongoose-blog-bun": {
+        "framework": "nextjs", "architecture": "file-api", "packageManager": "bun",
+        "databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["blog-app"],
+    },
+    "node-nextjs-file-api-none": {"framework": "nextjs", "architecture": "file-api", "databaseEngine": "none"},
     "node-nestjs-modular-none-rootdir-yarn": {
         "framework": "nestjs", "architecture": "modular", "packageManager": "yarn",
         "databaseEngine": "none", "rootDir": "apps/api",

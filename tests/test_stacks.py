@@ -41,6 +41,7 @@ STACKS = {
     "bun-hono": {"runtime": "bun", "framework": "hono", "packageManager": "bun", "architecture": ["mvc", "feature"]},
     "deno-hono": {"runtime": "deno", "framework": "hono", "packageManager": "npm", "architecture": ["mvc", "feature"]},
     "node-nestjs": {"runtime": "node", "framework": "nestjs", "packageManager": "npm", "architecture": ["modular"]},
+    "node-nextjs": {"runtime": "node", "framework": "nextjs", "packageManager": "npm", "architecture": ["file-api"]},
 }
 
 
@@ -72,6 +73,8 @@ CASES["deno-hono-postgresql"]["packageManager"] = "yarn"
 CASES["node-nestjs-none"]["packageManager"] = "bun"
 CASES["node-nestjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
 CASES["node-nestjs-mongodb"]["packageManager"] = "yarn"
+CASES["node-nextjs-none"]["packageManager"] = "bun"
+CASES["node-nextjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
 
 CLOSED_PORT_URLS = {
     "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
@@ -90,6 +93,7 @@ def runtime_env() -> dict[str, str]:
         "BUN_INSTALL_CACHE_DIR": str(CACHE / "bun"),
         "DENO_DIR": str(CACHE / "deno"),
         "DENO_TLS_CA_STORE": "system",  # this machine's proxy re-signs TLS (see shared/notes/runtimes.md)
+        "NEXT_TELEMETRY_DISABLED": "1",
         "NO_COLOR": "1",
     }
 
@@ -107,7 +111,8 @@ def install(project: Path, manager: str, scratch: Path) -> tuple[str, dict[str, 
     """Install with the project's package manager (npm: once per dependency set); returns how to run it."""
     command, env = manager_env(manager)
     if manager == "npm":
-        install_node_modules(project)
+        # Turbopack refuses a node_modules symlinked from outside the project.
+        install_node_modules(project, real_folder="next" in json.loads((project / "package.json").read_text())["dependencies"])
     else:
         install_with(command, manager, project, scratch, env)
         assert (project / stackwright.lockfile(manager)).is_file()
@@ -118,9 +123,14 @@ def get(port: int, path: str) -> tuple[int, dict]:
     return get_json(f"http://127.0.0.1:{port}{path}")
 
 
+def script_command(script: str) -> list[str]:
+    """A package.json script run as its package manager would (sh), the command in the shell's
+    place: SIGTERM reaches it, not a shell or package manager that might not pass it on."""
+    return ["sh", "-c", f"exec env {script}"]  # env: also for scripts that start with VAR=value
+
+
 class Server:
-    """The project's `start` script's command, run directly (a package manager in between
-    does not pass SIGTERM on)."""
+    """The project's `start` script's command, run directly (see script_command)."""
 
     def __init__(self, project: Path, env: dict[str, str], database_url: str | None):
         self.port = free_port()
@@ -129,7 +139,7 @@ class Server:
         if database_url:
             env["DATABASE_URL"] = database_url
         self.process = subprocess.Popen(
-            shlex.split(start), cwd=project, env=with_local_bin(project, env),
+            script_command(start), cwd=project, env=with_local_bin(project, env),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         wait_listening(self.process, self.port, f"`{start}`")
@@ -152,7 +162,7 @@ def with_local_bin(project: Path, env: dict[str, str]) -> dict[str, str]:
 # modules' shutdown hooks, then re-raises the signal; the others exit 0 once closed.
 SIGTERM_EXIT = {"nestjs": -signal.SIGTERM}
 # What a server prints once it has closed its database connection, where it says so.
-DATABASE_CLOSED = {"nestjs": "Database connection closed"}
+DATABASE_CLOSED = {"nestjs": "Database connection closed", "nextjs": "Database connection closed"}
 
 
 def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: str, url: str | None) -> None:
@@ -208,7 +218,7 @@ def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
         serve_and_probe(project, env, answers["framework"], engine, None)
 
 
-@pytest.mark.parametrize("stack", ["bun-hono", "deno-hono", "node-nestjs"])
+@pytest.mark.parametrize("stack", ["bun-hono", "deno-hono", "node-nestjs", "node-nextjs"])
 def test_a_bad_environment_stops_the_server_with_one_clear_line(tmp_path, stack):
     case = f"{stack}-postgresql"
     project = render(tmp_path / "api", projectName="api", **CASES[case])
@@ -216,12 +226,13 @@ def test_a_bad_environment_stops_the_server_with_one_clear_line(tmp_path, stack)
     scripts = json.loads((project / "package.json").read_text())["scripts"]
     if "build" in scripts:
         run([command, "run", "build"], project, env)
-    bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "PORT": "eighty"}
-    done = subprocess.run(shlex.split(scripts["start"]), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
+    # Two bad values (not PORT: `next start` checks that one itself, before the app runs).
+    bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "HOST": ""}
+    done = subprocess.run(script_command(scripts["start"]), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Invalid environment: "), done.stderr
-    assert "PORT" in lines[0] and "DATABASE_URL: must be a postgres:// URL" in lines[0]
+    assert "HOST" in lines[0] and "DATABASE_URL: must be a postgres:// URL" in lines[0]
 
 
 def test_nest_injects_its_providers_under_the_dev_server(tmp_path):
