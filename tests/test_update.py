@@ -122,6 +122,14 @@ FRAMEWORK_EDITS = {
         "template/layers/frameworks/nestjs/server.ts.jinja",
         ("NestFactory.create(AppModule.forRoot(env));", "NestFactory.create(AppModule.forRoot(env), { bufferLogs: true });"),
     ),
+    "nextjs": (
+        {"framework": "nextjs", "architecture": "file-api", "databaseEngine": "mysql", "databaseAdapter": "drizzle"},
+        LAYOUTS["file-api"]["health.route.ts"],
+        'export const GET = withErrors(() => Response.json({ status: "ok", uptime: process.uptime() }));',
+        ["", "/** The user's own method on the route. */", 'export const HEAD = withErrors(() => new Response(null));'],
+        "template/layers/frameworks/nextjs/next.config.ts.jinja",
+        ("poweredByHeader: false,", "poweredByHeader: false,\n  reactStrictMode: true,"),
+    ),
 }
 
 
