@@ -88,41 +88,53 @@ def check(done: subprocess.CompletedProcess[str], project: Path) -> str:
 
 
 # Yarn resolves every platform's optional packages (its lockfile serves them all), so a registry
-# that lacks one of Biome's per-platform binaries fails the install, though this host never
-# installs that package.
-MISSING_BIOME = re.compile(r"(@biomejs/cli-[a-z0-9-]+)@npm:\S+: (?:Package not found|No candidates found)")
+# that lacks one of the per-platform binaries of Biome or of Next.js's compiler (SWC) fails the
+# install, though this host never installs that package.
+MISSING_PLATFORM_BINARY = re.compile(
+    r"(@(?:biomejs/cli|next/swc)-[a-z0-9-]+)@npm:\S+: (?:Package not found|No candidates found)"
+)
+# Packages whose optionalDependencies are per-platform binaries, and the prefix of their names.
+PLATFORM_BINARIES = {"@biomejs/biome": "@biomejs/cli-", "next": "@next/swc-"}
+# What a binary's name says of its C library (this host: glibc).
+LIBC = {"musl": ["musl"], "gnu": ["glibc"], "msvc": []}
 
 
-def stub_other_biome_platforms(
+def stub_other_platform_binaries(
     project: Path, scratch: Path, field: str = "resolutions", only: set[str] | None = None
 ) -> list[str]:
-    """Resolve Biome's binaries for the other platforms (or `only` these) to empty local packages.
+    """Resolve the per-platform binaries of Biome and Next.js for other platforms (or `only`
+    these) to empty local packages.
 
     Only for a registry that lacks some of them. The packages this host installs are
     untouched: they come from the registry as usual, so node_modules is what a user gets.
     `field` is Yarn's `resolutions` or npm's `overrides`.
     """
     manifest = json.loads((project / "package.json").read_text())
-    version = manifest["devDependencies"]["@biomejs/biome"]
-    done = subprocess.run(
-        ["npm", "view", f"@biomejs/biome@{version}", "optionalDependencies", "--json", "--cache", str(NPM_CACHE)],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    host = subprocess.run(
-        ["node", "-p", "process.platform + '-' + process.arch"], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    pinned = {**manifest.get("dependencies", {}), **manifest.get("devDependencies", {})}
+    host_os, host_cpu = subprocess.run(
+        ["node", "-p", "process.platform + ' ' + process.arch"], capture_output=True, text=True, check=True
+    ).stdout.split()
     stubs = {}
-    for name, pinned in json.loads(done.stdout).items():
-        target = name.removeprefix("@biomejs/cli-")
-        if target == host or (only is not None and name not in only):
+    for package, prefix in PLATFORM_BINARIES.items():
+        if package not in pinned:
             continue
-        os_name, cpu, *libc = target.split("-")
-        folder = scratch / "biome-stubs" / target
-        folder.mkdir(parents=True, exist_ok=True)
-        stub = {"name": name, "version": pinned, "os": [os_name], "cpu": [cpu], **({"libc": libc} if libc else {})}
-        (folder / "package.json").write_text(json.dumps(stub) + "\n")
-        stubs[name] = f"file:{folder}"
+        done = subprocess.run(
+            ["npm", "view", f"{package}@{pinned[package]}", "optionalDependencies", "--json", "--cache", str(NPM_CACHE)],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        for name, version in json.loads(done.stdout).items():
+            if not name.startswith(prefix) or (only is not None and name not in only):
+                continue
+            os_name, cpu, *rest = name.removeprefix(prefix).split("-")
+            libc = LIBC[rest[0]] if rest else []
+            if (os_name, cpu) == (host_os, host_cpu) and libc in ([], ["glibc"]):
+                continue  # this host's own binary
+            folder = scratch / "platform-stubs" / name.replace("/", "+")
+            folder.mkdir(parents=True, exist_ok=True)
+            stub = {"name": name, "version": version, "os": [os_name], "cpu": [cpu], **({"libc": libc} if libc else {})}
+            (folder / "package.json").write_text(json.dumps(stub) + "\n")
+            stubs[name] = f"file:{folder}"
     manifest[field] = stubs
     (project / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return sorted(stubs)
@@ -132,10 +144,10 @@ def install(exe: Path | str, manager: str, project: Path, scratch: Path, env: di
     """The README's install with the pinned tool (`env`: tool_env's unless given)."""
     args = stackwright.install_command(manager).split()[1:]  # what the README and CI run
     done = run_tool(exe, manager, args, project, env)
-    if manager == "yarn" and done.returncode != 0 and MISSING_BIOME.search(done.stdout):
-        stubbed = stub_other_biome_platforms(project, scratch)
+    if manager == "yarn" and done.returncode != 0 and MISSING_PLATFORM_BINARY.search(done.stdout):
+        stubbed = stub_other_platform_binaries(project, scratch)
         warnings.warn(
-            f"the registry lacks {MISSING_BIOME.search(done.stdout).group(1)}: Yarn resolved Biome's "
+            f"the registry lacks {MISSING_PLATFORM_BINARY.search(done.stdout).group(1)}: Yarn resolved the "
             f"other-platform binaries to empty local packages ({', '.join(stubbed)})",
             stacklevel=1,
         )
@@ -216,12 +228,12 @@ def first_ci_install(manager: str, project: Path, scratch: Path) -> str:
     """CI's install with no lockfile yet, working around a registry that lacks Biome's other platforms."""
     done = ci_install(manager, project)
     missing = set()
-    if manager == "yarn" and done.returncode != 0 and MISSING_BIOME.search(done.stdout):
-        missing = set(stub_other_biome_platforms(project, scratch))
+    if manager == "yarn" and done.returncode != 0 and MISSING_PLATFORM_BINARY.search(done.stdout):
+        missing = set(stub_other_platform_binaries(project, scratch))
     elif manager == "npm" and done.returncode == 0 and missing_from_npm_lockfile(project):
         # npm writes a lockfile without them, which `npm ci` then rejects as out of sync
         # ("Missing: @biomejs/cli-darwin-x64@ from lock file"); from the real registry it has them.
-        missing = set(stub_other_biome_platforms(project, scratch, "overrides", missing_from_npm_lockfile(project)))
+        missing = set(stub_other_platform_binaries(project, scratch, "overrides", missing_from_npm_lockfile(project)))
         (project / "package-lock.json").unlink()
         shutil.rmtree(project / "node_modules")
     if missing:

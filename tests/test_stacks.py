@@ -75,6 +75,7 @@ CASES["node-nestjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
 CASES["node-nestjs-mongodb"]["packageManager"] = "yarn"
 CASES["node-nextjs-none"]["packageManager"] = "bun"
 CASES["node-nextjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
+CASES["node-nextjs-postgresql-ledger-only"]["packageManager"] = "yarn"
 
 CLOSED_PORT_URLS = {
     "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
