@@ -1,7 +1,8 @@
 """Every stack but Node + Express (tests/test_generated_projects.py), proven alike: installed
 with the chosen package manager, type-checked, linted, its own tests run, built where it
 builds, migrated on the real PostgreSQL and MariaDB, and served (/health, /health/ready 200
-against the real server and 503 on a closed port, a JSON 404, a graceful SIGTERM).
+against the real server and 503 on a closed port, a JSON 404, a graceful SIGTERM, and a bad
+environment stops it with one line).
 
 The bun and deno binaries are the npm packages pinned in extensions/versions.json,
 fetched once into .cache/tools. Each case is one project: the union of all bundles per
@@ -16,11 +17,12 @@ import os
 import shlex
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from conftest import (
-    CACHE, FreshDatabase, free_port, get_json, install_node_modules, npm_tool, render, require_server, run,
+    CACHE, FreshDatabase, free_port, get_json, install_node_modules, npm_tool, query, render, require_server, run,
     server_url, wait_listening,
 )
 from test_package_managers import install as install_with
@@ -213,23 +215,19 @@ def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
             url = server_url(engine, name)
             run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
             serve_and_probe(project, env, answers["framework"], engine, url)
+        if case.endswith("-postgresql"):
+            a_bad_environment_stops_the_server_with_one_clear_line(project, env)
     else:
         # No MongoDB server here: Mongoose projects are served against a closed port only.
         assert engine == "none" or "db:sync-indexes" in scripts
         serve_and_probe(project, env, answers["framework"], engine, None)
 
 
-@pytest.mark.parametrize("stack", ["bun-hono", "deno-hono", "node-nestjs", "node-nextjs"])
-def test_a_bad_environment_stops_the_server_with_one_clear_line(tmp_path, stack):
-    case = f"{stack}-postgresql"
-    project = render(tmp_path / "api", projectName="api", **CASES[case])
-    command, env = install(project, CASES[case]["packageManager"], tmp_path)
-    scripts = json.loads((project / "package.json").read_text())["scripts"]
-    if "build" in scripts:
-        run([command, "run", "build"], project, env)
+def a_bad_environment_stops_the_server_with_one_clear_line(project: Path, env: dict[str, str]) -> None:
+    start = json.loads((project / "package.json").read_text())["scripts"]["start"]
     # Two bad values (not PORT: `next start` checks that one itself, before the app runs).
     bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "HOST": ""}
-    done = subprocess.run(script_command(scripts["start"]), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(script_command(start), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Invalid environment: "), done.stderr
@@ -257,6 +255,37 @@ def test_nest_injects_its_providers_under_the_dev_server(tmp_path):
         try:
             wait_listening(process, port, f"`{dev}`", seconds=60)
             assert get(port, "/health/ready") == (200, {"status": "ready", "database": "up"})
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=15)
+
+
+def test_next_keeps_one_database_connection_across_dev_reloads(tmp_path):
+    """`next dev` evaluates a changed module again; the database client lives on globalThis,
+    so readiness keeps using the one pool: still one connection after its module reloads."""
+    require_server("PostgreSQL", 5432)
+    answers = {**stack_answers("node-nextjs", 0), **DATA_LAYERS["postgresql"], "bundles": [], "models": []}
+    project = render(tmp_path / "api", projectName="api", **answers)
+    install_node_modules(project, real_folder=True)
+    dev = json.loads((project / "package.json").read_text())["scripts"]["dev"]
+    client = project / stackwright.LAYOUTS["file-api"]["db.ts"]
+    port = free_port()
+    with FreshDatabase("postgresql") as name:
+        env = {**with_local_bin(project, runtime_env()), "PORT": str(port), "HOST": "127.0.0.1",
+               "DATABASE_URL": server_url("postgresql", name)}
+        process = subprocess.Popen(
+            script_command(dev), cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,  # next dev runs the server in a child process
+        )
+        connections = f"select count(*) from pg_stat_activity where datname = '{name}' and pid <> pg_backend_pid()"
+        try:
+            wait_listening(process, port, f"`{dev}`", seconds=60)
+            assert get(port, "/health/ready") == (200, {"status": "ready", "database": "up"})
+            assert query("postgresql", name, connections).stdout.strip() == "1", "one pool, one connection"
+            client.write_text(client.read_text() + "\n// edited\n")  # `next dev` evaluates it again
+            time.sleep(1)
+            assert get(port, "/health/ready") == (200, {"status": "ready", "database": "up"})
+            assert query("postgresql", name, connections).stdout.strip() == "1", "a reload opened a second pool"
         finally:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=15)
