@@ -55,7 +55,7 @@ BUILT: dict[str, list[str]] = {
     "framework": ["express", "hono", "nestjs", "nextjs"],
     "architecture": ["mvc", "feature", "modular", "file-api"],
     "databaseEngine": [NO_DATABASE, "postgresql", "mysql", "mongodb"],
-    "databaseAdapter": ["drizzle", "mongoose"],
+    "databaseAdapter": ["drizzle", "mongoose", "prisma"],
 }
 
 # The answer `--defaults` gives when it is allowed for the parent answer.
@@ -75,6 +75,8 @@ PREFERRED: dict[str, str] = {
 # its layer folder, relative to the project root.
 _COMMON = {
     "src": "src",
+    # Prisma's generated client (prisma-client generator), in the sources so tsc checks its use.
+    "generated/prisma/client.ts": "src/generated/prisma/client.ts",
     "tests": "tests",
     "app.ts": "src/app.ts",
     "server.ts": "src/server.ts",
@@ -87,6 +89,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "env.ts": "src/config/env.ts",
         "database.ts": "src/config/database.ts",
         "migrate.ts": "src/db/migrate.ts",
+        "constraints.ts": "src/db/constraints.ts",
         "schema.ts": "src/db/schema/index.ts",
         "relations.ts": "src/db/schema/relations.ts",
         "timestamps.ts": "src/db/schema/timestamps.ts",
@@ -106,6 +109,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "env.ts": "src/shared/config/env.ts",
         "database.ts": "src/shared/database/database.ts",
         "migrate.ts": "src/shared/database/migrate.ts",
+        "constraints.ts": "src/shared/database/constraints.ts",
         "schema.ts": "src/shared/database/schema.ts",
         "relations.ts": "src/shared/database/relations.ts",
         "timestamps.ts": "src/shared/database/timestamps.ts",
@@ -130,6 +134,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "database.ts": "src/database/database.ts",
         "database.module.ts": "src/database/database.module.ts",
         "migrate.ts": "src/database/migrate.ts",
+        "constraints.ts": "src/database/constraints.ts",
         "schema.ts": "src/database/schema.ts",
         "relations.ts": "src/database/relations.ts",
         "timestamps.ts": "src/database/timestamps.ts",
@@ -146,6 +151,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
     "file-api": {
         "src": "src",
         "tests": "tests",
+        "generated/prisma/client.ts": "src/generated/prisma/client.ts",
         "health.test.ts": "tests/health.test.ts",
         "env.test.ts": "tests/env.test.ts",
         "instrumentation.ts": "src/instrumentation.ts",
@@ -163,6 +169,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "types.ts": "src/lib/types.ts",
         "database.ts": "src/db/database.ts",
         "migrate.ts": "src/db/migrate.ts",
+        "constraints.ts": "src/db/constraints.ts",
         "schema.ts": "src/db/schema/index.ts",
         "relations.ts": "src/db/schema/relations.ts",
         "timestamps.ts": "src/db/schema/timestamps.ts",
@@ -290,9 +297,11 @@ def drop_tables_problem(confirmed: Any, tables: list[str]) -> str:
 
 
 def model_dialect(engine: str, adapter: str) -> str:
-    """The models layer folder with a stack's model files: pg, mysql or mongoose."""
+    """The models layer folder with a stack's model files: pg, mysql, mongoose, prisma-sql or prisma-mongodb."""
     if adapter == "mongoose":
         return "mongoose"
+    if adapter == "prisma":
+        return "prisma-mongodb" if engine == "mongodb" else "prisma-sql"
     return {"postgresql": "pg", "mysql": "mysql"}[engine]
 
 
@@ -307,8 +316,14 @@ MODEL_FOLDERS: dict[str, dict[str, str]] = {
 }
 
 
+# Prisma keeps its schema beside package.json, one file per model, whatever the architecture.
+PRISMA_SCHEMA_FOLDER = "prisma/schema"
+
+
 def model_file(architecture: str, adapter: str, model: str) -> str:
-    """Where a model's file lives, relative to rootDir."""
+    """Where a model's file lives, relative to rootDir (Prisma's: to the project)."""
+    if adapter == "prisma":
+        return f"{PRISMA_SCHEMA_FOLDER}/{model}.prisma"
     template = MODEL_FOLDERS[architecture][adapter]
     folder = template.format(module=MODEL_MODULES[model])
     if adapter == "mongoose":
@@ -425,15 +440,25 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
     folders = dict.fromkeys(folder for _, folders_of in LAYERS for folder in folders_of(answers))
     for folder in folders:
         for name in layer_fragments(folder):
-            stem = name.removesuffix(".ts")
+            stem = name.removesuffix(".ts").removesuffix(".prisma")
             model = stem if folder.startswith("models/") and stem in MODEL_ORDER else None
             if model and model not in chosen:
+                continue
+            needs = ONLY_WITH_MODELS.get(f"{folder}/{name}")
+            if needs and not set(needs) & set(chosen):
                 continue
             path = _layout_path(answers, f"model:{model}" if model else name)
             if path in plan:
                 raise ValueError(f"{path} comes from two fragments: {plan[path]['fragment']} and {folder}/{name}")
             plan[path] = {"path": path, "fragment": f"template/layers/{folder}/{name}.jinja", "model": model}
     return list(plan.values())
+
+
+# Model plumbing that only some models need: planned when one of them is chosen.
+ONLY_WITH_MODELS: dict[str, tuple[str, ...]] = {
+    # CHECKs and triggers that schema.prisma cannot express.
+    "models/prisma-sql/constraints.ts": ("transaction", "ledger"),
+}
 
 
 # The answers a plan depends on.
@@ -456,6 +481,12 @@ def file_plan(context: Any) -> list[dict[str, Any]]:
     key = tuple(context.get(name) for name in PLAN_ANSWERS)
     listed = [tuple(str(item) for item in context.get(name) or []) for name in ("bundles", "models")]
     return _plan_for(key, *listed)
+
+
+@pass_context
+def planned(context: Any, key: str) -> bool:
+    """Whether the current answers generate the layout file `key` (a file ONLY_WITH_MODELS may leave out)."""
+    return _layout_path(context, key) in {file["path"] for file in file_plan(context)}
 
 
 # --- the schema's rules, read from the schema itself -------------------------
@@ -663,6 +694,8 @@ def _layout_path(context: Any, key: str) -> str:
     if key.startswith("model:"):
         model = key[len("model:") :]
         relpath = model_file(context["architecture"], context["databaseAdapter"], model)
+        if context["databaseAdapter"] == "prisma":
+            return relpath
     elif key in LAYOUTS[context["architecture"]]:
         relpath = LAYOUTS[context["architecture"]][key]
     else:
@@ -687,6 +720,76 @@ def import_path(context: Any, from_key: str, to_key: str) -> str:
 
 
 @pass_context
+def relative_dir(context: Any, from_key: str, to_key: str) -> str:
+    """The folder of one layout file, relative to the folder of another (Prisma's `output`)."""
+    source, target = _layout_path(context, from_key), _layout_path(context, to_key)
+    return posixpath.relpath(posixpath.dirname(target), posixpath.dirname(source))
+
+
+@pass_context
+def import_extension(context: Any) -> str:
+    """The extension relative imports end in, without its dot ('js', 'ts' or '')."""
+    return FRAMEWORKS[context["framework"]].get("import_suffix", RUNTIMES[context["runtime"]]["import_suffix"]).lstrip(".")
+
+
+@functools.cache
+def constant_values(name: str) -> list[str]:
+    """The values of a `export const NAME = [...] as const` list in the bundles' constants.ts,
+    where they are defined (Prisma enums repeat them)."""
+    source = (LAYERS_DIR / "bundles" / "constants.ts.jinja").read_text()
+    found = re.search(rf"export const {name} = \[(.*?)\] as const;", source, re.S)
+    return re.findall(r'"([^"]+)"', found.group(1))
+
+
+def camel(value: str) -> str:
+    """'email-verification' -> 'emailVerification' (a Prisma enum value's name)."""
+    head, *rest = value.split("-")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def table_of(model: str) -> str:
+    """A model's table name (the same for every SQL dialect and adapter)."""
+    return table_name("pg", model)
+
+
+def prisma_format(text: str) -> str:
+    """Lay out a Prisma schema as `prisma format` does: in each block, the field lines between
+    blank lines (comments aside) put names, then types, then attributes in columns; a
+    generator's or datasource's keys line up their `=`."""
+    out: list[str] = []
+    run: list[tuple[int, list[str]]] = []  # (index in out, cells) of the current group
+
+    def flush() -> None:
+        if run and all(cells[1:2] == ["="] for _, cells in run):
+            width = max(len(cells[0]) for _, cells in run)
+            for index, cells in run:
+                out[index] = f"  {cells[0].ljust(width)} = {cells[2]}"
+        elif run:
+            widths = [max((len(c[i]) for _, c in run if len(c) > i), default=0) for i in range(2)]
+            for index, cells in run:
+                padded = [cell.ljust(widths[i]) if i < len(cells) - 1 else cell for i, cell in enumerate(cells)]
+                out[index] = "  " + " ".join(padded)
+        run.clear()
+
+    for line in text.strip("\n").split("\n"):
+        body = line.strip()
+        if not line.startswith("  ") or not body or body.startswith("@@"):
+            flush()
+        elif not body.startswith("//"):
+            if " = " in body:
+                key, _, value = body.partition(" = ")
+                cells = [key, "=", value]
+            else:
+                name, _, rest = body.partition(" ")
+                kind, _, attributes = rest.partition(" ")
+                cells = [cell for cell in (name, kind, attributes) if cell]
+            run.append((len(out), cells))
+        out.append(line.rstrip())
+    flush()
+    return "\n".join(out)
+
+
+@pass_context
 def compiled_path(context: Any, key: str) -> str:
     """Where `tsc -p tsconfig.build.json` writes a source file: dist/ mirrors the source folder."""
     source = posixpath.relpath(_layout_path(context, key), _layout_path(context, "src"))
@@ -700,10 +803,12 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
         *VERSIONS["runtimeDependencies"][context["runtime"]][kind],
         *VERSIONS["frameworkDependencies"][context["framework"]][kind],
     ]
+    pinned = VERSIONS["packages"]
     if has_database(context):
-        stack = f"{context['databaseEngine']}/{context['databaseAdapter']}"
-        names += VERSIONS["adapterDependencies"][stack][kind]
-    return {name: VERSIONS["packages"][name] for name in sorted(set(names))}
+        stack = VERSIONS["adapterDependencies"][f"{context['databaseEngine']}/{context['databaseAdapter']}"]
+        names += stack[kind]
+        pinned = {**pinned, **stack.get("packages", {})}  # a stack that needs other versions
+    return {name: pinned[name] for name in sorted(set(names))}
 
 
 def _import_order(line: str) -> tuple[int, int, str]:
@@ -855,10 +960,14 @@ class StackwrightExtension(Extension):
             selected_models=selected_models,
             dropped_tables=dropped_tables,
             file_plan=file_plan,
+            planned=planned,
             default_for=default_for,
             place=place,
             import_path=import_path,
             compiled_path=compiled_path,
+            relative_dir=relative_dir,
+            import_extension=import_extension,
+            constant_values=constant_values,
             dependencies=dependencies,
             versions=VERSIONS,
             schema_text=SCHEMA_PATH.read_text,
@@ -882,6 +991,9 @@ class StackwrightExtension(Extension):
             with_article=with_article,
             sort_imports=sort_imports,
             named_import=named_import,
+            prisma_format=prisma_format,
+            camel=camel,
+            table_of=table_of,
             db_name=db_name,
             models_problem=models_problem,
             drop_tables_problem=drop_tables_problem,
