@@ -154,19 +154,23 @@ def install_node_modules(project: Path, real_folder: bool = False) -> Path:
     return home / "node_modules"
 
 
-def npm_tool(package: str, version: str) -> Path:
-    """An npm package at an exact version, installed once into .cache/tools; its node_modules.
+def npm_tool(package: str, version: str, *others: str) -> Path:
+    """An npm package at an exact version (with `others`, more 'name@version' packages beside
+    it), installed once into .cache/tools; its node_modules.
 
     A failed fetch fails the test with npm's output.
     """
-    home = TOOLS / f"{package.replace('/', '+')}-{version}"
+    name = f"{package.replace('/', '+')}-{version}"
+    if others:  # a set of packages: named by a hash of them all
+        name = hashlib.sha256(" ".join([f"{package}@{version}", *others]).encode()).hexdigest()[:16]
+    home = TOOLS / name
     home.mkdir(parents=True, exist_ok=True)
     with open(home / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one fetch across xdist workers
         if not (home / ".installed").exists():
             cmd = [
                 "npm", "install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
-                "--prefix", str(home), "--cache", str(NPM_CACHE), f"{package}@{version}",
+                "--prefix", str(home), "--cache", str(NPM_CACHE), f"{package}@{version}", *others,
             ]
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
             if done.returncode != 0 or not (home / "node_modules" / package).is_dir():
@@ -307,6 +311,18 @@ class FreshDatabase:
     def __exit__(self, *exc: object) -> None:
         force = " with (force)" if self.engine == "postgresql" else ""
         admin(self.engine, f"drop database if exists {self.name}{force}")
+
+
+def prisma_stand_in(folder: Path) -> dict[str, str]:
+    """The environment for Prisma's CLI on this machine, which cannot download Prisma's native
+    schema engine: a stand-in that fails loudly (exit 127), so `validate`, `format` and
+    `generate` work while every migrate command fails instead of passing by doing nothing
+    (shared/notes/prisma.md)."""
+    engine = folder / "no-schema-engine"
+    if not engine.exists():
+        engine.write_text("#!/bin/sh\necho 'no native Prisma schema engine on this machine' >&2\nexit 127\n")
+        engine.chmod(0o755)
+    return {"PRISMA_SCHEMA_ENGINE_BINARY": str(engine), "PRISMA_HIDE_UPDATE_MESSAGE": "1"}
 
 
 @pytest.fixture
