@@ -97,6 +97,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "types.ts": "src/types/index.ts",
         "models.ts": "src/models/index.ts",
         "sync-indexes.ts": "src/scripts/sync-indexes.ts",
+        "indexes.ts": "src/db/indexes.ts",
+        "immutable-ledger.ts": "src/db/immutable-ledger.ts",
         "http-error.ts": "src/utils/http-error.ts",
         "error-handler.ts": "src/middlewares/error-handler.ts",
         "not-found.ts": "src/middlewares/not-found.ts",
@@ -117,6 +119,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "types.ts": "src/shared/types.ts",
         "models.ts": "src/shared/database/models.ts",
         "sync-indexes.ts": "src/shared/database/sync-indexes.ts",
+        "indexes.ts": "src/shared/database/indexes.ts",
+        "immutable-ledger.ts": "src/shared/database/immutable-ledger.ts",
         "http-error.ts": "src/shared/errors/http-error.ts",
         "error-handler.ts": "src/shared/middlewares/error-handler.ts",
         "not-found.ts": "src/shared/middlewares/not-found.ts",
@@ -140,6 +144,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "timestamps.ts": "src/database/timestamps.ts",
         "models.ts": "src/database/models.ts",
         "sync-indexes.ts": "src/database/sync-indexes.ts",
+        "indexes.ts": "src/database/indexes.ts",
+        "immutable-ledger.ts": "src/database/immutable-ledger.ts",
         "constants.ts": "src/common/constants.ts",
         "types.ts": "src/common/types.ts",
         "all-exceptions.filter.ts": "src/common/all-exceptions.filter.ts",
@@ -175,6 +181,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "timestamps.ts": "src/db/schema/timestamps.ts",
         "models.ts": "src/models/index.ts",
         "sync-indexes.ts": "src/db/sync-indexes.ts",
+        "indexes.ts": "src/db/indexes.ts",
+        "immutable-ledger.ts": "src/db/immutable-ledger.ts",
     },
 }
 
@@ -201,29 +209,34 @@ MODEL_MODULES = {
 }
 
 
-def bundle_models(bundle: str, adapter: str | None) -> list[str]:
-    """Models a bundle has for an adapter."""
-    return [m for m in BUNDLES[bundle] if adapter != "mongoose" or m not in RELATIONAL_ONLY]
+def embeds_likes(adapter: Any, engine: Any = None) -> bool:
+    """Whether likes are embedded in posts and comments: on MongoDB, with Mongoose or Prisma."""
+    return adapter == "mongoose" or engine == "mongodb"
+
+
+def bundle_models(bundle: str, adapter: str | None, engine: str | None = None) -> list[str]:
+    """Models a bundle has for a data layer."""
+    return [m for m in BUNDLES[bundle] if not embeds_likes(adapter, engine) or m not in RELATIONAL_ONLY]
 
 
 def _title(key: str) -> str:
     return "".join(part.capitalize() for part in key.split("-"))
 
 
-def model_choices(bundles: Any, adapter: Any) -> str:
+def model_choices(bundles: Any, adapter: Any, engine: Any = None) -> str:
     """Choices of the `models` question: 'bundle/model' items of the chosen bundles."""
     items = {
         f"{bundle}: {_title(model)}": f"{bundle}/{model}"
         for bundle in BUNDLES
         if bundle in (bundles or [])
-        for model in bundle_models(bundle, adapter)
+        for model in bundle_models(bundle, adapter, engine)
     }
     return json.dumps(items)
 
 
-def all_model_items(bundles: Any, adapter: Any) -> str:
+def all_model_items(bundles: Any, adapter: Any, engine: Any = None) -> str:
     """Default of the `models` question: every model of the chosen bundles (their index template)."""
-    return json.dumps(list(json.loads(model_choices(bundles, adapter)).values()))
+    return json.dumps(list(json.loads(model_choices(bundles, adapter, engine)).values()))
 
 
 def models_problem(items: Any, bundles: Any) -> str:
@@ -251,7 +264,8 @@ def model_keys(answers: Any) -> list[str]:
     items = [str(item).split("/") for item in answers.get("models") or []]
     keys = {model for bundle, model in items if bundle in bundles}
     adapter = answers.get("databaseAdapter")
-    return [m for m in MODEL_ORDER if m in keys and (adapter != "mongoose" or m not in RELATIONAL_ONLY)]
+    embedded = embeds_likes(adapter, answers.get("databaseEngine"))
+    return [m for m in MODEL_ORDER if m in keys and (not embedded or m not in RELATIONAL_ONLY)]
 
 
 @pass_context
@@ -458,6 +472,10 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
 ONLY_WITH_MODELS: dict[str, tuple[str, ...]] = {
     # CHECKs and triggers that schema.prisma cannot express.
     "models/prisma-sql/constraints.ts": ("transaction", "ledger"),
+    # MongoDB: the indexes Prisma cannot declare (TTL, text), and the ledger's immutability.
+    "models/prisma-mongodb/indexes.ts": ("session", "refresh-token", "otp", "post"),
+    "models/prisma-mongodb/sync-indexes.ts": ("session", "refresh-token", "otp", "post"),
+    "models/prisma-mongodb/immutable-ledger.ts": ("ledger",),
 }
 
 
@@ -893,6 +911,11 @@ def lockfile(manager: str) -> str:
 # ERR_PNPM_IGNORED_BUILDS), so pnpm-workspace.yaml (allowBuilds) and, for Yarn,
 # package.json (dependenciesMeta) allow exactly these. npm runs them all; Bun trusts esbuild.
 BUILD_SCRIPT_DEPENDENCIES = ["esbuild"]
+# Install scripts a project turns down, by database adapter (pnpm-workspace.yaml lists them as
+# false, so pnpm does not fail on them): Prisma's fetch its native engines and generate a client.
+# Its CLI fetches an engine when a command first needs one, and the project's own postinstall
+# generates the client.
+DECLINED_BUILD_SCRIPTS = {"prisma": ["@prisma/client", "@prisma/engines", "prisma"]}
 
 
 def run_command(manager: str, script: str) -> str:
@@ -980,6 +1003,7 @@ class StackwrightExtension(Extension):
             lockfile=lockfile,
             update_command=update_command,
             build_script_dependencies=BUILD_SCRIPT_DEPENDENCIES,
+            declined_build_scripts=DECLINED_BUILD_SCRIPTS,
         )
         environment.filters.update(
             npm_name=npm_name,

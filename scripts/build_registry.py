@@ -47,9 +47,9 @@ def app_stacks() -> list[tuple[str, str, list[str]]]:
 STACKS = data_layers()
 
 
-def template_names(slug: str, adapter: str) -> dict[str, list[str]]:
+def template_names(slug: str, adapter: str, engine: str) -> dict[str, list[str]]:
     """{template name: its model items}: 'index' is every model of the bundle, then one per model."""
-    models = stackwright.bundle_models(slug, adapter)
+    models = stackwright.bundle_models(slug, adapter, engine)
     names = {"index": [f"{slug}/{m}" for m in models]}
     names.update({m: [f"{slug}/{m}"] for m in models})
     return names
@@ -121,7 +121,7 @@ def bundle_entry(renderer: FragmentRenderer, slug: str) -> dict:
             templates: dict = {}
             for architecture in architectures:
                 base = answers_for(None, engine, adapter, architecture, [], runtime, framework)
-                for name, items in template_names(slug, adapter).items():
+                for name, items in template_names(slug, adapter, engine).items():
                     answers = answers_for(slug, engine, adapter, architecture, items, runtime, framework)
                     added = renderer.added_files(answers, base)
                     files = [{"type": "file", "path": path, "content": added[path]} for path in sorted(added)]

@@ -322,7 +322,14 @@ def prisma_stand_in(folder: Path) -> dict[str, str]:
     if not engine.exists():
         engine.write_text("#!/bin/sh\necho 'no native Prisma schema engine on this machine' >&2\nexit 127\n")
         engine.chmod(0o755)
-    return {"PRISMA_SCHEMA_ENGINE_BINARY": str(engine), "PRISMA_HIDE_UPDATE_MESSAGE": "1"}
+    # Prisma 6 (MongoDB) also copies its query engine library into the client it generates:
+    # an empty file, so that client cannot run here (it cannot load the library).
+    library = folder / "no-query-engine.so.node"
+    library.touch()
+    return {
+        "PRISMA_SCHEMA_ENGINE_BINARY": str(engine), "PRISMA_QUERY_ENGINE_LIBRARY": str(library),
+        "PRISMA_HIDE_UPDATE_MESSAGE": "1",
+    }
 
 
 @pytest.fixture

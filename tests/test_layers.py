@@ -28,7 +28,7 @@ def every_built_answers():
                 "rootDir": ".", "packageManager": manager, "runtime": runtime, "framework": framework,
                 "architecture": architecture, "databaseEngine": engine, "databaseAdapter": adapter,
                 "bundles": bundles,
-                "models": [f"{b}/{m}" for b in bundles for m in stackwright.bundle_models(b, adapter)],
+                "models": [f"{b}/{m}" for b in bundles for m in stackwright.bundle_models(b, adapter, engine)],
             }
 
 

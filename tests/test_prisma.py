@@ -312,7 +312,8 @@ def test_a_broken_schema_fails_validation(tmp_path, engine):
         tmp_path / "api", projectName="api", databaseEngine=engine, databaseAdapter="prisma", **bundles,
     )
     install_node_modules(project)
-    env = prisma_stand_in(tmp_path)
+    # Prisma 6 (MongoDB) reads the URL when it validates; the project's .env would give it.
+    env = {**prisma_stand_in(tmp_path), "DATABASE_URL": server_url(engine, "app") if engine != "mongodb" else "mongodb://localhost/app"}
     run(["npx", "--no-install", "prisma", "validate"], project, env)
     post = project / "prisma" / "schema" / "post.prisma"
     post.write_text(post.read_text().replace("model Post {", "model Post {\n  author2 Usr"))
@@ -321,3 +322,35 @@ def test_a_broken_schema_fails_validation(tmp_path, engine):
         env={**os.environ, **env},
     )
     assert done.returncode != 0 and "Usr" in done.stdout + done.stderr
+
+
+# --- MongoDB: Prisma 6, proven without a server ---------------------------------------------
+
+
+def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tmp_path):
+    """No MongoDB server and no Prisma 6 query engine here: the schema validates and generates,
+    the project passes its checks, and the parts schema.prisma cannot express are tested as
+    code: the TTL and text index commands, and the extension that keeps ledgers immutable."""
+    project, env = prisma_project(tmp_path / "api", "mongodb", "mvc", UNION_MONGODB)
+    assert stackwright.VERSIONS["adapterDependencies"]["mongodb/prisma"]["packages"]["prisma"].startswith("6.")
+    checks_pass(project, {**env, "DATABASE_URL": "mongodb://localhost:27017/app"})
+    layout = stackwright.LAYOUTS["mvc"]
+    done = run(
+        ["npx", "--no-install", "tsx", str(HELPERS / "mongodb-checks.mts"),
+         layout["database.ts"], layout["indexes.ts"], layout["constants.ts"]],
+        project,
+    )
+    report = json.loads(done.strip().splitlines()[-1])
+    ttl = {c["createIndexes"]: c["indexes"][0] for c in report["commands"] if "expireAfterSeconds" in c["indexes"][0]}
+    assert {name: index["expireAfterSeconds"] for name, index in ttl.items()} == report["ttl"]
+    assert all(index["key"] == {"createdAt": 1} and index["name"] == "createdAt_1" for index in ttl.values())
+    assert {"createIndexes": "posts", "indexes": [
+        {"key": {"title": "text", "content": "text"}, "name": "title_text_content_text"}]} in report["commands"]
+    assert report["sameAsList"]
+    for call in ("update", "deleteMany", "upsert"):
+        assert report[call] == f"LedgerImmutableError: {report['message']}", report
+    # Reads are not the extension's business: they reach Prisma's engine (which cannot load here).
+    assert not report["findMany"].startswith("LedgerImmutableError"), report
+
+
+UNION_MONGODB = [item for item in UNION if item.split("/")[1] not in stackwright.RELATIONAL_ONLY]

@@ -85,7 +85,7 @@ def test_committed_registry_is_not_stale(tmp_path):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_copier_writes_every_registry_file_identically(tmp_path, slug, engine, adapter):
     entry = orm(slug, engine, adapter)
-    for name, items in template_names(slug, adapter).items():
+    for name, items in template_names(slug, adapter, engine).items():
         for architecture, spec in entry["templates"][name]["architectures"].items():
             project = render(tmp_path / f"{name}-{architecture}", **answers_for(slug, engine, adapter, architecture, items))
             for file in spec["files"]:
@@ -103,7 +103,7 @@ def test_copier_writes_the_registry_files_of_every_other_stack(tmp_path, slug, r
     """Per stack: each bundle's index template on each data layer, architectures taken in turn."""
     for (engine, adapter), architecture in zip(STACKS, itertools.cycle(architectures)):
         spec = orm(slug, engine, adapter, runtime, framework)["templates"]["index"]["architectures"][architecture]
-        items = template_names(slug, adapter)["index"]
+        items = template_names(slug, adapter, engine)["index"]
         answers = answers_for(slug, engine, adapter, architecture, items, runtime, framework)
         project = render(tmp_path / f"{engine}-{architecture}", **answers)
         for file in spec["files"]:

@@ -23,8 +23,8 @@ from typing import Iterator
 
 import pytest
 from conftest import (
-    CACHE, FreshDatabase, free_port, get_json, install_node_modules, npm_tool, query, render, require_server, run,
-    server_url, wait_listening,
+    CACHE, FreshDatabase, free_port, get_json, install_node_modules, npm_tool, prisma_stand_in, query, render,
+    require_server, run, server_url, wait_listening,
 )
 from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
@@ -79,6 +79,19 @@ CASES["node-nestjs-mongodb"]["packageManager"] = "yarn"
 CASES["node-nextjs-none"]["packageManager"] = "bun"
 CASES["node-nextjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
 CASES["node-nextjs-postgresql-ledger-only"]["packageManager"] = "yarn"
+# Prisma once per stack (Node + Express: tests/test_prisma.py), each engine at least once,
+# with the package managers in turn.
+PRISMA_CASES = {
+    "bun-express": ("mysql", "bun"), "bun-hono": ("mongodb", "bun"), "deno-hono": ("postgresql", "pnpm"),
+    "node-nestjs": ("mysql", "yarn"), "node-nextjs": ("postgresql", "npm"),
+}
+CASES.update({
+    f"{stack}-prisma-{engine}": {
+        **stack_answers(stack, 1), "databaseEngine": engine, "databaseAdapter": "prisma", "bundles": ALL_BUNDLES,
+        "packageManager": manager,
+    }
+    for stack, (engine, manager) in PRISMA_CASES.items()
+})
 
 CLOSED_PORT_URLS = {
     "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
@@ -114,9 +127,12 @@ def manager_env(manager: str) -> tuple[str, dict[str, str]]:
 def install(project: Path, manager: str, scratch: Path) -> tuple[str, dict[str, str]]:
     """Install with the project's package manager (npm: once per dependency set); returns how to run it."""
     command, env = manager_env(manager)
+    env = {**env, **prisma_stand_in(scratch)}  # for a Prisma project's postinstall (prisma generate)
     if manager == "npm":
         # Turbopack refuses a node_modules symlinked from outside the project.
         install_node_modules(project, real_folder="next" in json.loads((project / "package.json").read_text())["dependencies"])
+        if "postinstall" in json.loads((project / "package.json").read_text())["scripts"]:
+            run([command, "run", "postinstall"], project, env)  # the shared install ran no project script
     else:
         install_with(command, manager, project, scratch, env)
         assert (project / stackwright.lockfile(manager)).is_file()
@@ -209,7 +225,17 @@ def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
         if script in scripts:
             run([command, "run", script], project, env)
 
-    if engine in ("postgresql", "mysql"):
+    if answers.get("databaseAdapter") == "prisma":
+        # Prisma's migrations need its native engine (tests/test_prisma.py proves them another
+        # way); readiness needs only the server.
+        assert {"postinstall", "db:generate" if engine != "mongodb" else "db:push"} <= set(scripts)
+        url = None
+        if engine != "mongodb":
+            require_server(engine, 5432 if engine == "postgresql" else 3306)
+        with FreshDatabase(engine) if engine != "mongodb" else contextlib.nullcontext() as name:
+            url = server_url(engine, name) if name else None
+            serve_and_probe(project, env, answers["framework"], engine, url)
+    elif engine in ("postgresql", "mysql"):
         require_server(engine, 5432 if engine == "postgresql" else 3306)
         run([command, "run", "db:generate"], project, env)
         assert list((project / "drizzle").glob("*.sql")), "db:generate wrote no migration"
