@@ -352,18 +352,19 @@ def model_file(architecture: str, adapter: str, model: str) -> str:
 # `import_suffix`: of relative imports (Deno resolves only the real .ts name);
 # `test_module`: where tests import describe/it/expect from (Deno: Deno.test);
 # `test_runner`, `linter`, `builds`: what the generated README says of its scripts;
+# `prisma_runtime`: the runtime Prisma's client generator writes for;
 # `ci_node`: the Node.js versions CI runs on (on Bun and Deno, Node runs only the package manager).
 RUNTIMES: dict[str, dict[str, Any]] = {
     "node": {
-        "layers": ["node-compatible", "node"], "import_suffix": ".js", "test_module": "vitest",
+        "layers": ["node-compatible", "node"], "import_suffix": ".js", "test_module": "vitest", "prisma_runtime": "nodejs",
         "test_runner": "Vitest", "linter": "Biome", "builds": True, "ci_node": ["engines floor", "lts/*"],
     },
     "bun": {
-        "layers": ["node-compatible", "bun"], "import_suffix": ".js", "test_module": "bun:test",
+        "layers": ["node-compatible", "bun"], "import_suffix": ".js", "test_module": "bun:test", "prisma_runtime": "bun",
         "test_runner": "`bun test`", "linter": "Biome", "builds": False, "ci_node": ["lts/*"],
     },
     "deno": {
-        "layers": ["deno"], "import_suffix": ".ts", "test_module": None,
+        "layers": ["deno"], "import_suffix": ".ts", "test_module": None, "prisma_runtime": "deno",
         "test_runner": "`deno test`", "linter": "`deno lint` and `deno fmt`", "builds": False, "ci_node": ["lts/*"],
     },
 }
