@@ -127,13 +127,9 @@ def bundle_entry(renderer: FragmentRenderer, slug: str) -> dict:
                     files = [{"type": "file", "path": path, "content": added[path]} for path in sorted(added)]
                     templates.setdefault(name, {"architectures": {}})["architectures"][architecture] = {"files": files}
             deps = stackwright.VERSIONS["adapterDependencies"][f"{engine}/{adapter}"]
-            databases[engine] = {
-                "orms": {
-                    adapter: {
-                        "dependencies": {"runtime": list(deps["runtime"]), "dev": list(deps["dev"])},
-                        "templates": templates,
-                    }
-                }
+            databases.setdefault(engine, {"orms": {}})["orms"][adapter] = {
+                "dependencies": {"runtime": list(deps["runtime"]), "dev": list(deps["dev"])},
+                "templates": templates,
             }
         runtimes.setdefault(runtime, {"frameworks": {}})["frameworks"][framework] = {"databases": databases}
     return {"slug": slug, "runtimes": runtimes}

@@ -22,6 +22,9 @@ EXPECTED_TEMPLATES = {
 SPEC_DEPENDENCIES = {
     ("mysql", "drizzle"): {"runtime": {"mysql2", "drizzle-orm"}, "dev": {"drizzle-kit"}},
     ("postgresql", "drizzle"): {"runtime": {"pg", "drizzle-orm"}, "dev": {"drizzle-kit", "@types/pg"}},
+    ("postgresql", "prisma"): {"runtime": {"@prisma/client", "@prisma/adapter-pg"}, "dev": {"prisma"}},
+    ("mysql", "prisma"): {"runtime": {"@prisma/client", "@prisma/adapter-mariadb"}, "dev": {"prisma"}},
+    ("mongodb", "prisma"): {"runtime": {"@prisma/client"}, "dev": {"prisma"}},
     ("mongodb", "mongoose"): {"runtime": {"mongoose"}, "dev": set()},
 }
 
@@ -49,7 +52,7 @@ def test_registry_matches_its_schema_and_the_spec(slug):
     assert {(r, f) for r, body in document["runtimes"].items() for f in body["frameworks"]} == set(BUILT_STACKS)
     for (runtime, framework), (engine, adapter) in itertools.product(BUILT_STACKS, STACKS):
         entry = orm(slug, engine, adapter, runtime, framework)
-        expected = EXPECTED_TEMPLATES[slug] - ({"post-like", "comment-like"} if adapter == "mongoose" else set())
+        expected = EXPECTED_TEMPLATES[slug] - ({"post-like", "comment-like"} if engine == "mongodb" else set())
         assert set(entry["templates"]) == expected
         deps = entry["dependencies"]
         assert {k: set(v) for k, v in deps.items()} == SPEC_DEPENDENCIES[(engine, adapter)]
@@ -105,7 +108,7 @@ def test_copier_writes_the_registry_files_of_every_other_stack(tmp_path, slug, r
         spec = orm(slug, engine, adapter, runtime, framework)["templates"]["index"]["architectures"][architecture]
         items = template_names(slug, adapter, engine)["index"]
         answers = answers_for(slug, engine, adapter, architecture, items, runtime, framework)
-        project = render(tmp_path / f"{engine}-{architecture}", **answers)
+        project = render(tmp_path / f"{engine}-{adapter}-{architecture}", **answers)
         for file in spec["files"]:
             written = project / file["path"]
             assert written.read_text() == file["content"], f"{runtime}/{framework}/{engine}: {file['path']} differs"
