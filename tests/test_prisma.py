@@ -24,7 +24,7 @@ from conftest import (
     REPO, FreshDatabase, install_node_modules, npm_tool, prisma_stand_in, query, render, require_server, run,
     server_url,
 )
-from test_drizzle_models import UNION, behaviour
+from test_drizzle_models import UNION, behaviour_problems
 from test_drizzle_models import build as build_drizzle
 from test_drizzle_models import migrate as migrate_drizzle
 
@@ -117,18 +117,7 @@ def test_postgresql_prisma_migrates_with_its_own_engine_and_enforces_the_spec(tm
         assert diff.returncode == 0 and "empty migration" in diff.stdout, diff.stdout + diff.stderr
         db_migrate_rest(project, url)
         db_migrate_rest(project, url)  # running it again is harmless
-        problems = []
-        for statement, expect in behaviour("postgresql"):
-            done = query("postgresql", db, statement)
-            out = done.stdout.strip()
-            if expect == "ok" and done.returncode != 0:
-                problems.append(f"should succeed: {statement}\n  {done.stderr.strip()}")
-            elif expect.startswith("fail") and done.returncode == 0:
-                problems.append(f"should fail: {statement}")
-            elif expect.startswith("fail:") and expect[5:] not in done.stderr:
-                problems.append(f"should fail with {expect[5:]!r}: {statement}\n  {done.stderr.strip()}")
-            elif expect.startswith("=") and (done.returncode != 0 or out != expect[1:]):
-                problems.append(f"{statement}\n  expected {expect[1:]!r}, got {out!r} {done.stderr.strip()}")
+        problems = behaviour_problems("postgresql", db)
         assert not problems, "\n".join(problems)
     with FreshDatabase("postgresql") as db:
         url = server_url("postgresql", db)
