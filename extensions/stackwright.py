@@ -734,8 +734,7 @@ def import_path(context: Any, from_key: str, to_key: str) -> str:
     source, target = _layout_path(context, from_key), _layout_path(context, to_key)
     rel = posixpath.relpath(target, posixpath.dirname(source))
     rel = rel if rel.startswith(".") else f"./{rel}"
-    suffix = FRAMEWORKS[context["framework"]].get("import_suffix", RUNTIMES[context["runtime"]]["import_suffix"])
-    return re.sub(r"\.ts$", suffix, rel)
+    return re.sub(r"\.ts$", _import_suffix(context), rel)
 
 
 @pass_context
@@ -745,10 +744,16 @@ def relative_dir(context: Any, from_key: str, to_key: str) -> str:
     return posixpath.relpath(posixpath.dirname(target), posixpath.dirname(source))
 
 
+def _import_suffix(context: Any) -> str:
+    """What relative imports end in ('.js', '.ts' or ''): the framework's, else the runtime's."""
+    return FRAMEWORKS[context["framework"]].get("import_suffix", RUNTIMES[context["runtime"]]["import_suffix"])
+
+
 @pass_context
 def import_extension(context: Any) -> str:
-    """The extension relative imports end in, without its dot ('js', 'ts' or '')."""
-    return FRAMEWORKS[context["framework"]].get("import_suffix", RUNTIMES[context["runtime"]]["import_suffix"]).lstrip(".")
+    """The extension relative imports end in, without its dot ('js', 'ts' or ''): Prisma's
+    generator writes its client's imports with it."""
+    return _import_suffix(context).lstrip(".")
 
 
 @functools.cache

@@ -229,7 +229,6 @@ def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
         # Prisma's migrations need its native engine (tests/test_prisma.py proves them another
         # way); readiness needs only the server.
         assert {"postinstall", "db:generate" if engine != "mongodb" else "db:push"} <= set(scripts)
-        url = None
         if engine != "mongodb":
             require_server(engine, 5432 if engine == "postgresql" else 3306)
         with FreshDatabase(engine) if engine != "mongodb" else contextlib.nullcontext() as name:
