@@ -16,19 +16,19 @@ translates each pattern to Python with ECMA-262's meaning and gives the editors'
 
 from __future__ import annotations
 
-import functools
+# Only what a remembered verdict needs is imported up front (json, re and jsonschema when
+# validating): Copier runs this hook after every copy and several times per update, and
+# importing modules was most of its time.
 import hashlib
-import json
 import os
-import re
 import sys
-from pathlib import Path
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "stackwright.schema.json"
-# Configs found valid, by a hash of this hook, the schema and the config: Copier runs the
-# hook after every copy and update, mostly on a config it has validated before, and most
-# of the hook's time is importing jsonschema.
-VERDICTS = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "stackwright" / "valid-configs"
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema", "stackwright.schema.json")
+# Configs found valid, by a hash of this hook, the schema and the config: mostly Copier
+# runs the hook on a config it has validated before.
+VERDICTS = os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "stackwright", "valid-configs"
+)
 
 # ECMA-262's WhiteSpace and LineTerminator code points: what its \s matches.
 _ECMA_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
@@ -38,13 +38,13 @@ _ECMA_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_", "s": _ECMA_SPACE}
 _SAME_ESCAPES = set("bBfnrtv0123456789xu")
 
 
-@functools.lru_cache(maxsize=None)
 def ecma_regex(pattern: str) -> re.Pattern[str]:
     """Compile an ECMA-262 pattern (no flags) into a Python regex that matches the same strings.
 
     Raises ValueError, naming the construct, for the few the two dialects disagree on
     that have no translation here.
     """
+    import re
     out, i, in_class = [], 0, False
     while i < len(pattern):
         char = pattern[i]
@@ -83,7 +83,6 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out), re.ASCII)
 
 
-@functools.cache
 def ecma_draft7_validator() -> type:
     """Draft 7 with the `pattern` keyword read as ECMA-262 (jsonschema's own uses Python's re)."""
     from jsonschema import Draft7Validator, validators
@@ -101,9 +100,12 @@ def pointer(path: list[object]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-def config_errors(config: object, schema_path: Path = SCHEMA_PATH) -> list[str]:
+def config_errors(config: object, schema_path: str | os.PathLike[str] = SCHEMA_PATH) -> list[str]:
     """One '<pointer>: <message>' line per schema violation, in document order."""
-    validator = ecma_draft7_validator()(json.loads(schema_path.read_text()))
+    import json
+
+    with open(schema_path, encoding="utf-8") as schema:
+        validator = ecma_draft7_validator()(json.load(schema))
     errors = sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path])
     return [f"{pointer(list(e.absolute_path)) or '/'}: {e.message}" for e in errors]
 
@@ -112,16 +114,23 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: validate_config.py PATH/TO/stackwright.json", file=sys.stderr)
         return 2
-    path = Path(argv[0])
+    path = argv[0]
     try:
-        text = path.read_text()
-        config = json.loads(text)
-    except (OSError, ValueError) as error:
+        with open(path, "rb") as file:
+            text = file.read()
+    except OSError as error:
         print(f"{path}: cannot read a JSON config: {error}", file=sys.stderr)
         return 2
-    verdict = VERDICTS / verdict_key(text)
-    if verdict.exists():
+    verdict = os.path.join(VERDICTS, verdict_key(text))
+    if os.path.exists(verdict):
         return 0
+    import json
+
+    try:
+        config = json.loads(text)
+    except ValueError as error:
+        print(f"{path}: cannot read a JSON config: {error}", file=sys.stderr)
+        return 2
     errors = config_errors(config)
     for line in errors:
         print(f"{path}: {line}", file=sys.stderr)
@@ -130,19 +139,21 @@ def main(argv: list[str]) -> int:
     return 1 if errors else 0
 
 
-def verdict_key(config_text: str) -> str:
+def verdict_key(config: bytes) -> str:
     """What a verdict depends on: this hook's code, the schema and the config."""
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update(SCHEMA_PATH.read_bytes())
-    digest.update(config_text.encode())
+    digest = hashlib.sha256()
+    for source in (__file__, SCHEMA_PATH):
+        with open(source, "rb") as file:
+            digest.update(file.read())
+    digest.update(config)
     return digest.hexdigest()
 
 
-def remember(verdict: Path) -> None:
+def remember(verdict: str) -> None:
     """Record a valid config; a cache that cannot be written is no error."""
     try:
-        verdict.parent.mkdir(parents=True, exist_ok=True)
-        verdict.touch()
+        os.makedirs(os.path.dirname(verdict), exist_ok=True)
+        open(verdict, "a").close()
     except OSError:
         pass
 
