@@ -1,7 +1,12 @@
 """Time `copier copy` of the full Stackwright project (all bundles) against a trivial 10-file template.
 
-Both templates are git repositories rendered through the copier command line,
-alternately, in one run; the script prints the medians and their ratio.
+The templates are git repositories rendered through the copier command line,
+alternately, in one run; the script prints the medians and their ratios.
+
+A third template, the trivial one padded to Stackwright's size (as many generated
+files, as many files in its repository, no logic), shows how much of the time is
+Copier's own cost per file: it clones the whole template repository and does some
+work for every generated file, whatever the template.
 
     .venv/bin/python benchmarks/copy_speed.py [ROUNDS]
 """
@@ -26,13 +31,21 @@ def git(cwd: Path, *args: str) -> None:
     )
 
 
-def trivial_template(root: Path) -> Path:
-    """A Copier floor: one question and ten small templated files."""
-    template = root / "trivial"
+def trivial_template(root: Path, generated: int = 10, repository_files: int = 0, name: str = "trivial") -> Path:
+    """A Copier floor: one question and `generated` small templated files.
+
+    With `repository_files`, plain files outside `_subdirectory` bring the repository
+    (copier.yml included) to that many files.
+    """
+    template = root / name
     (template / "template").mkdir(parents=True)
     (template / "copier.yml").write_text("_subdirectory: template\nname:\n  type: str\n  default: demo\n")
-    for i in range(10):
+    for i in range(generated):
         (template / "template" / f"file{i}.txt.jinja").write_text(f"{{{{ name }}}} file {i}\n")
+    if repository_files:
+        (template / "other").mkdir()
+    for i in range(repository_files - generated - 1):
+        (template / "other" / f"file{i}.txt").write_text(f"not rendered {i}\n")
     git(template, "init", "-q")
     git(template, "add", "-A")
     git(template, "commit", "-qm", "trivial")
@@ -46,12 +59,24 @@ def copier_seconds(*args: str, cwd: Path | None = None) -> float:
     return time.perf_counter() - start
 
 
-def report(what: str, floor_label: str, floor: list[float], ours_label: str, ours: list[float]) -> None:
-    """Print both medians and their ratio."""
-    floor_s, ours_s = statistics.median(floor), statistics.median(ours)
-    print(f"{floor_label}: {what} median {floor_s:.3f} s over {len(floor)} runs")
-    print(f"{ours_label}: {what} median {ours_s:.3f} s over {len(ours)} runs")
-    print(f"ratio stackwright / trivial: {ours_s / floor_s:.2f}")
+def report(what: str, times: dict[str, list[float]]) -> None:
+    """Print each template's median, then Stackwright's against the trivial and the padded template.
+
+    `times` is keyed by label, in the order trivial, padded, Stackwright.
+    """
+    medians = {label: statistics.median(runs) for label, runs in times.items()}
+    for label, runs in times.items():
+        print(f"{label}: {what} median {medians[label]:.3f} s over {len(runs)} runs")
+    trivial, padded, ours = medians.values()
+    print(f"ratio stackwright / trivial: {ours / trivial:.2f}")
+    print(f"ratio padded trivial / trivial (Copier's cost of the size alone): {padded / trivial:.2f}")
+    print(f"ratio stackwright / padded trivial (the template's own cost): {ours / padded:.2f}")
+
+
+def repository_files(repository: Path) -> int:
+    """How many files a clone of the repository checks out."""
+    listed = subprocess.run(["git", "ls-files"], cwd=repository, check=True, capture_output=True, text=True)
+    return len(listed.stdout.splitlines())
 
 
 # The full project: every bundle, so every model file (the trivial template ignores it).
@@ -70,13 +95,21 @@ def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        trivial = trivial_template(root)
-        ours, floor = [], []
+        ours_out = root / "out-stackwright"
+        copy_seconds(REPO, ours_out, ALL_BUNDLES)  # untimed: counts the files, warms Jinja's caches
+        files = sum(1 for p in ours_out.rglob("*") if p.is_file())
+        in_repository = repository_files(REPO)
+        templates = {
+            "trivial template (10 files)": (trivial_template(root), ()),
+            f"trivial template padded ({files} files, {in_repository} in its repository)": (
+                trivial_template(root, files, in_repository, "padded"), ()),
+            f"stackwright, all bundles ({files} files, {in_repository} in its repository)": (REPO, (ALL_BUNDLES,)),
+        }
+        times: dict[str, list[float]] = {label: [] for label in templates}
         for _ in range(rounds):
-            floor.append(copy_seconds(trivial, root / "out-trivial"))
-            ours.append(copy_seconds(REPO, root / "out-stackwright", ALL_BUNDLES))
-        files = sum(1 for p in (root / "out-stackwright").rglob("*") if p.is_file())
-    report("copier copy", "trivial template (10 files)", floor, f"stackwright, all bundles ({files} files)", ours)
+            for label, (template, data) in templates.items():
+                times[label].append(copy_seconds(template, root / "out", *data))
+    report("copier copy", times)
 
 
 if __name__ == "__main__":

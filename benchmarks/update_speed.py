@@ -2,8 +2,9 @@
 
 Each template gets a v1.0.0 tag, a one-line change and a v2.0.0 tag; a project
 generated from v1.0.0 and committed is updated to v2.0.0 through the copier
-command line, alternately for both templates in one run, and reset between
-rounds. The script prints the medians and their ratio.
+command line, alternately for each template in one run, and reset between
+rounds. The script prints the medians and their ratios; the padded trivial
+template is explained in copy_speed.py (an update clones the template five times).
 
     .venv/bin/python benchmarks/update_speed.py [ROUNDS]
 """
@@ -15,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from copy_speed import REPO, copier_seconds, git, report, trivial_template
+from copy_speed import REPO, copier_seconds, git, report, repository_files, trivial_template
 
 
 def release_twice(template: Path, changed_file: str) -> None:
@@ -50,27 +51,38 @@ def update_seconds(project: Path) -> float:
     return copier_seconds("update", "--trust", "--defaults", "--quiet", cwd=project)
 
 
+def updatable_trivial_template(root: Path, generated: int = 10, in_repository: int = 0, name: str = "trivial") -> Path:
+    """The trivial template, plus the answers file Copier needs to update a project, released twice."""
+    template = trivial_template(root, generated, in_repository and in_repository - 1, name)
+    (template / "template" / "{{ _copier_conf.answers_file }}.jinja").write_text("{{ _copier_answers | to_nice_yaml }}")
+    git(template, "add", "-A")
+    git(template, "commit", "-qm", "answers file")
+    release_twice(template, "template/file0.txt.jinja")
+    return template
+
+
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        trivial = trivial_template(root)
-        # Copier can only update a project that records its answers.
-        (trivial / "template" / "{{ _copier_conf.answers_file }}.jinja").write_text("{{ _copier_answers | to_nice_yaml }}")
-        git(trivial, "add", "-A")
-        git(trivial, "commit", "-qm", "answers file")
-        release_twice(trivial, "template/file0.txt.jinja")
         ours = stackwright_template(root)
         release_twice(ours, "template/layers/base/README.md.jinja")
-        trivial_project = generated_project(trivial, root / "project-trivial")
         our_project = generated_project(ours, root / "project-stackwright")
-        files = sum(1 for p in our_project.rglob("*") if p.is_file() and ".git" not in p.parts)
-        ours_times, floor_times = [], []
+        # Generated files, the answers file aside (the padded template adds its own).
+        files = sum(1 for p in our_project.rglob("*") if p.is_file() and ".git" not in p.parts) - 1
+        in_repository = repository_files(ours)
+        projects = {
+            "trivial template (10 files + answers file)": generated_project(
+                updatable_trivial_template(root), root / "project-trivial"),
+            f"trivial template padded ({files} files + answers file, {in_repository} in its repository)": (
+                generated_project(updatable_trivial_template(root, files, in_repository, "padded"), root / "project-padded")),
+            f"stackwright --defaults ({files} files + answers file, {in_repository} in its repository)": our_project,
+        }
+        times: dict[str, list[float]] = {label: [] for label in projects}
         for _ in range(rounds):
-            floor_times.append(update_seconds(trivial_project))
-            ours_times.append(update_seconds(our_project))
-    report("copier update", "trivial template (10 files + answers file)", floor_times,
-           f"stackwright --defaults ({files} files)", ours_times)
+            for label, project in projects.items():
+                times[label].append(update_seconds(project))
+    report("copier update", times)
 
 
 if __name__ == "__main__":
