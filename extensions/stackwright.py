@@ -274,22 +274,29 @@ def selected_models(context: Any) -> list[str]:
     return model_keys(context)
 
 
+# Engines whose `db:generate` writes a migration that drops the tables of removed models
+# (Drizzle's and Prisma's alike; MongoDB keeps a removed model's collection).
+DROPPING_ENGINES = ("postgresql", "mysql")
+
+
 @pass_context
 def dropped_tables(context: Any) -> list[str]:
-    """Tables the next `db:generate` would drop because these answers remove Drizzle models.
+    """Tables the next `db:generate` would drop because these answers remove models.
 
     Compares with the answers file in the destination, which during `copier
     update` still holds the previous answers (Copier writes it after asking).
     """
     conf = context["_copier_conf"]
     previous_file = Path(conf["dst_path"]) / conf["answers_file"]
-    if context.get("databaseAdapter") != "drizzle" or not previous_file.is_file():
+    stack = (context.get("databaseEngine"), context.get("databaseAdapter"))
+    if stack[0] not in DROPPING_ENGINES or not previous_file.is_file():
         return []
     previous = yaml.safe_load(previous_file.read_text()) or {}
-    if (previous.get("databaseEngine"), previous.get("databaseAdapter")) != (context["databaseEngine"], "drizzle"):
+    if (previous.get("databaseEngine"), previous.get("databaseAdapter")) != stack:
         return []
     kept = set(model_keys(context))
-    folder = model_dialect(context["databaseEngine"], "drizzle")
+    # Prisma's SQL models map onto the Drizzle variant's tables (@@map), so one place names them.
+    folder = model_dialect(stack[0], "drizzle")
     return [table_name(folder, m) for m in model_keys(previous) if m not in kept]
 
 

@@ -268,6 +268,20 @@ def test_removing_one_model_is_refused_with_its_table_named(template, tmp_path):
     assert "(otps)" in refused.stderr.strip().splitlines()[-1]
 
 
+def test_removing_a_prisma_model_is_refused_with_its_table_named(template, tmp_path):
+    project = generate(template, tmp_path / "api", databaseAdapter="prisma", bundles=["auth", "banking-app"])
+    refused = update(project, "bundles=[auth]")
+    assert refused.returncode != 0
+    last = refused.stderr.strip().splitlines()[-1]
+    assert "dropModelTables:" in last and "(accounts, transactions, ledgers)" in last, last
+    assert changed_files(project) == []
+
+    done = update(project, "bundles=[auth]", "dropModelTables=true")
+    assert done.returncode == 0, done.stderr
+    assert not (project / "prisma/schema/account.prisma").exists()
+    assert (project / "prisma/schema/session.prisma").is_file()
+
+
 def test_removing_mongoose_models_drops_no_collection_so_needs_no_confirmation(template, tmp_path):
     project = generate(template, tmp_path / "api", databaseEngine="mongodb", databaseAdapter="mongoose",
                        bundles=["auth", "blog-app"])
