@@ -23,7 +23,8 @@ import hashlib
 import os
 import sys
 
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema", "stackwright.schema.json")
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMA_PATH = os.path.join(REPOSITORY, "schema", "stackwright.schema.json")
 # Configs found valid, by a hash of this hook, the schema and the config: mostly Copier
 # runs the hook on a config it has validated before.
 VERDICTS = os.path.join(
