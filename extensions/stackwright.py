@@ -922,10 +922,12 @@ def lockfile(manager: str) -> str:
 # and drizzle-kit) checks its platform binary in its postinstall. pnpm 10+ and Yarn 4.14+
 # run no dependency's install script unless allowed (pnpm 11+ fails the install with
 # ERR_PNPM_IGNORED_BUILDS), so pnpm-workspace.yaml (allowBuilds) and, for Yarn,
-# package.json (dependenciesMeta) allow exactly these. npm runs them all; Bun trusts esbuild.
+# package.json (dependenciesMeta) allow exactly these. npm 11.16+ lists the scripts that
+# package.json's `allowScripts` does not cover after every install, and npm 12 skips them,
+# so npm projects list the same. Bun trusts esbuild.
 BUILD_SCRIPT_DEPENDENCIES = ["esbuild"]
-# Install scripts a project turns down, by database adapter (pnpm-workspace.yaml lists them as
-# false, so pnpm does not fail on them): Prisma's fetch its native engines and generate a client.
+# Install scripts a project turns down, by database adapter (pnpm-workspace.yaml and npm's
+# allowScripts list them as false, so neither asks): Prisma's fetch its native engines and generate a client.
 # Its CLI fetches an engine when a command first needs one, and the project's own postinstall
 # generates the client.
 DECLINED_BUILD_SCRIPTS = {"prisma": ["@prisma/client", "@prisma/engines", "prisma"]}

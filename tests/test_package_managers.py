@@ -264,6 +264,10 @@ def test_ci_installs_plainly_without_a_lockfile_and_exactly_from_a_committed_one
     assert "::warning" not in output
     assert (project / "node_modules" / ".bin" / "tsc").exists()
     assert git(project, "status", "--porcelain") == "", "the install from the lockfile changed files"
+    if manager == "npm":
+        # npm 11.16+ lists the install scripts that package.json's allowScripts does not cover (npm 12 skips them).
+        reviewed = check(run_tool("npm", manager, ["install-scripts", "ls"], project), project)
+        assert "No packages with unreviewed install scripts" in reviewed, reviewed
 
     # 3. package.json changed without a new lockfile: the install fails and leaves the lockfile alone.
     manifest = json.loads((project / "package.json").read_text())
