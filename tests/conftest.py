@@ -29,6 +29,9 @@ NODE_DEPS = CACHE / "node-deps"
 TOOLS = CACHE / "tools"
 # ajv: the JSON Schema validator of the JavaScript world (ECMA-262 regular expressions).
 AJV_VERSION = "8.20.0"
+# The current Node.js LTS (Node 26, LTS since October 2026): generated projects must run on it
+# as well as on this machine's Node 20. Its binary comes from npm (node-<os>-<cpu>).
+NODE_LTS_VERSION = "26.10.0"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 sys.path.insert(0, str(REPO / "extensions"))
@@ -180,6 +183,16 @@ def npm_tool(package: str, version: str, *others: str) -> Path:
                 )
             (home / ".installed").write_text(version)
     return home / "node_modules"
+
+
+def node_lts_bin() -> Path:
+    """The folder of the current LTS's `node` (fetched once into .cache/tools), checked by its version."""
+    cpu = {"x86_64": "x64", "aarch64": "arm64"}[os.uname().machine]
+    package = f"node-{sys.platform}-{cpu}"
+    folder = npm_tool(package, NODE_LTS_VERSION) / package / "bin"
+    version = subprocess.run([str(folder / "node"), "--version"], capture_output=True, text=True, timeout=60)
+    assert version.stdout.strip() == f"v{NODE_LTS_VERSION}", version.stdout + version.stderr
+    return folder
 
 
 class Ecma:

@@ -8,6 +8,9 @@ The bun and deno binaries are the npm packages pinned in extensions/versions.jso
 fetched once into .cache/tools. Each case is one project: the union of all bundles per
 stack and data layer, plus one single-model selection per stack. Between them the cases
 install with every package manager.
+
+Every case runs on this machine's Node.js 20. Each Node framework is proven once more on the
+current Node LTS (conftest.NODE_LTS_VERSION), installed by its package manager running on it.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from typing import Iterator
 
 import pytest
 from conftest import (
-    CACHE, FreshDatabase, free_port, get_json, install_node_modules, npm_tool, prisma_stand_in, query, render,
-    require_server, run, server_url, wait_listening,
+    CACHE, NODE_LTS_VERSION, FreshDatabase, free_port, get_json, install_node_modules, node_lts_bin, npm_tool,
+    prisma_stand_in, query, render, require_server, run, server_url, wait_listening,
 )
 from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
@@ -93,6 +96,20 @@ CASES.update({
     for stack, (engine, manager) in PRISMA_CASES.items()
 })
 
+# The current Node.js LTS (every other case runs on this machine's Node 20): each Node framework
+# once, each on another data layer and package manager, which installs it running on that Node.
+NODE_LTS_CASES = {
+    "node-express-postgresql": {
+        "runtime": "node", "framework": "express", "architecture": "feature", **DATA_LAYERS["postgresql"],
+        "bundles": ALL_BUNDLES, "packageManager": "npm",
+    },
+    "node-nestjs-mongodb": {**CASES["node-nestjs-mongodb"], "packageManager": "pnpm"},
+    "node-nextjs-prisma-mysql": {
+        **stack_answers("node-nextjs", 0), "databaseEngine": "mysql", "databaseAdapter": "prisma",
+        "bundles": ALL_BUNDLES, "packageManager": "yarn",
+    },
+}
+
 CLOSED_PORT_URLS = {
     "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
     "mysql": "mysql://root@127.0.0.1:1/mysql",
@@ -124,11 +141,14 @@ def manager_env(manager: str) -> tuple[str, dict[str, str]]:
     return manager, env
 
 
-def install(project: Path, manager: str, scratch: Path) -> tuple[str, dict[str, str]]:
-    """Install with the project's package manager (npm: once per dependency set); returns how to run it."""
+def install(project: Path, manager: str, scratch: Path, node: Path | None = None) -> tuple[str, dict[str, str]]:
+    """Install with the project's package manager (npm: once per dependency set, unless `node`);
+    returns how to run it. `node`: a folder whose `node` runs the package manager and every script."""
     command, env = manager_env(manager)
     env = {**env, **prisma_stand_in(scratch)}  # for a Prisma project's postinstall (prisma generate)
-    if manager == "npm":
+    if node:
+        env["PATH"] = os.pathsep.join([str(node), env["PATH"]])
+    if manager == "npm" and not node:
         # Turbopack refuses a node_modules symlinked from outside the project.
         install_node_modules(project, real_folder="next" in json.loads((project / "package.json").read_text())["dependencies"])
         if "postinstall" in json.loads((project / "package.json").read_text())["scripts"]:
@@ -215,10 +235,23 @@ def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_stack_installs_checks_migrates_and_serves(tmp_path, case):
-    answers = CASES[case]
+    prove_stack(tmp_path, case, CASES[case])
+
+
+@pytest.mark.parametrize("case", sorted(NODE_LTS_CASES))
+def test_node_stack_runs_on_the_current_node_lts(tmp_path, case):
+    node = node_lts_bin()
+    prove_stack(tmp_path, case, NODE_LTS_CASES[case], node)
+
+
+def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = None) -> None:
+    """Install, check, build, migrate and serve one generated project (on `node`'s Node.js when given)."""
     engine, manager = answers["databaseEngine"], answers["packageManager"]
     project = render(tmp_path / "api", projectName=f"api-{case}", **answers)
-    command, env = install(project, manager, tmp_path)
+    command, env = install(project, manager, tmp_path, node)
+    if node:
+        ran = run(["node", "--version"], project, env)
+        assert NODE_LTS_VERSION in ran, ran
 
     scripts = json.loads((project / "package.json").read_text())["scripts"]
     for script in ("typecheck", "lint", "test", "build"):
