@@ -84,8 +84,14 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out), re.ASCII)
 
 
+# The validator class, built on first use (functools.cache would cost the fast path its import).
+_ECMA_DRAFT7: list[type] = []
+
+
 def ecma_draft7_validator() -> type:
     """Draft 7 with the `pattern` keyword read as ECMA-262 (jsonschema's own uses Python's re)."""
+    if _ECMA_DRAFT7:
+        return _ECMA_DRAFT7[0]
     from jsonschema import Draft7Validator, validators
     from jsonschema.exceptions import ValidationError
 
@@ -93,7 +99,8 @@ def ecma_draft7_validator() -> type:
         if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
             yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
-    return validators.extend(Draft7Validator, {"pattern": ecma_pattern})
+    _ECMA_DRAFT7.append(validators.extend(Draft7Validator, {"pattern": ecma_pattern}))
+    return _ECMA_DRAFT7[0]
 
 
 def pointer(path: list[object]) -> str:
