@@ -295,9 +295,7 @@ def dropped_tables(context: Any) -> list[str]:
     if (previous.get("databaseEngine"), previous.get("databaseAdapter")) != stack:
         return []
     kept = set(model_keys(context))
-    # Prisma's SQL models map onto the Drizzle variant's tables (@@map), so one place names them.
-    folder = model_dialect(stack[0], "drizzle")
-    return [table_name(folder, m) for m in model_keys(previous) if m not in kept]
+    return [table_of(m) for m in model_keys(previous) if m not in kept]
 
 
 def table_name(dialect: str, model: str) -> str:
@@ -779,7 +777,8 @@ def camel(value: str) -> str:
 
 
 def table_of(model: str) -> str:
-    """A model's table name (the same for every SQL dialect and adapter)."""
+    """A model's table name (the same for every SQL dialect and adapter: Prisma's models @@map
+    onto the Drizzle variant's tables)."""
     return table_name("pg", model)
 
 
