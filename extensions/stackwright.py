@@ -932,6 +932,12 @@ BUILD_SCRIPT_DEPENDENCIES = ["esbuild"]
 DECLINED_BUILD_SCRIPTS = {"prisma": ["@prisma/client", "@prisma/engines", "prisma"]}
 
 
+@pass_context
+def declined_build_scripts(context: Any) -> list[str]:
+    """The install scripts the current answers' project turns down (DECLINED_BUILD_SCRIPTS)."""
+    return DECLINED_BUILD_SCRIPTS.get(context.get("databaseAdapter"), []) if has_database(context) else []
+
+
 def run_command(manager: str, script: str) -> str:
     """How the chosen package manager runs a package.json script."""
     return f"{manager} run {script}"
@@ -1017,7 +1023,7 @@ class StackwrightExtension(Extension):
             lockfile=lockfile,
             update_command=update_command,
             build_script_dependencies=BUILD_SCRIPT_DEPENDENCIES,
-            declined_build_scripts=DECLINED_BUILD_SCRIPTS,
+            declined_build_scripts=declined_build_scripts,
         )
         environment.filters.update(
             npm_name=npm_name,
