@@ -22,25 +22,29 @@ from jinja2.sandbox import SandboxedEnvironment
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "extensions"))
 
-import stackwright  # noqa: E402  (the extension: bundles, models, versions)
+from stackwright.bundles import BUNDLES, bundle_models  # noqa: E402
+from stackwright.file_plan import plan_files  # noqa: E402
+from jinja_extension import StackwrightExtension  # noqa: E402
+from stackwright.packages import VERSIONS  # noqa: E402
+from stackwright.questions import BUILT, NO_DATABASE, built_values  # noqa: E402
 
 
 def data_layers() -> list[tuple[str, str]]:
     """(engine, adapter) pairs this release builds."""
     return [
         (engine, adapter)
-        for engine in stackwright.BUILT["databaseEngine"]
-        if engine != stackwright.NO_DATABASE
-        for adapter in stackwright.built_values("databaseAdapter", engine)
+        for engine in BUILT["databaseEngine"]
+        if engine != NO_DATABASE
+        for adapter in built_values("databaseAdapter", engine)
     ]
 
 
 def app_stacks() -> list[tuple[str, str, list[str]]]:
     """(runtime, framework, architectures) this release builds."""
     return [
-        (runtime, framework, stackwright.built_values("architecture", framework))
-        for runtime in stackwright.BUILT["runtime"]
-        for framework in stackwright.built_values("framework", runtime)
+        (runtime, framework, built_values("architecture", framework))
+        for runtime in BUILT["runtime"]
+        for framework in built_values("framework", runtime)
     ]
 
 
@@ -49,7 +53,7 @@ STACKS = data_layers()
 
 def template_names(slug: str, adapter: str, engine: str) -> dict[str, list[str]]:
     """{template name: its model items}: 'index' is every model of the bundle, then one per model."""
-    models = stackwright.bundle_models(slug, adapter, engine)
+    models = bundle_models(slug, adapter, engine)
     names = {"index": [f"{slug}/{m}" for m in models]}
     names.update({m: [f"{slug}/{m}"] for m in models})
     return names
@@ -99,15 +103,15 @@ class FragmentRenderer:
 
     def __init__(self, template: Path):
         self.env = SandboxedEnvironment(
-            loader=FileSystemLoader(template), extensions=[stackwright.StackwrightExtension], keep_trailing_newline=True
+            loader=FileSystemLoader(template), extensions=[StackwrightExtension], keep_trailing_newline=True
         )
 
     def added_files(self, answers: dict, base: dict) -> dict[str, str]:
         """{path: text} of the files that `answers` plan and `base` does not."""
-        base_paths = {f["path"] for f in stackwright.plan_files(base)}
+        base_paths = {f["path"] for f in plan_files(base)}
         return {
             f["path"]: self.env.get_template(f["fragment"]).render(**answers, model=f["model"])
-            for f in stackwright.plan_files(answers)
+            for f in plan_files(answers)
             if f["path"] not in base_paths
         }
 
@@ -126,7 +130,7 @@ def bundle_entry(renderer: FragmentRenderer, slug: str) -> dict:
                     added = renderer.added_files(answers, base)
                     files = [{"type": "file", "path": path, "content": added[path]} for path in sorted(added)]
                     templates.setdefault(name, {"architectures": {}})["architectures"][architecture] = {"files": files}
-            deps = stackwright.VERSIONS["adapterDependencies"][f"{engine}/{adapter}"]
+            deps = VERSIONS["adapterDependencies"][f"{engine}/{adapter}"]
             databases.setdefault(engine, {"orms": {}})["orms"][adapter] = {
                 "dependencies": {"runtime": list(deps["runtime"]), "dev": list(deps["dev"])},
                 "templates": templates,
@@ -152,7 +156,7 @@ def build(out_dir: Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         renderer = FragmentRenderer(plain_copy(scratch))
-        for slug in stackwright.BUNDLES:
+        for slug in BUNDLES:
             path = out_dir / f"{slug}.json"
             path.write_text(json.dumps(bundle_entry(renderer, slug), indent=2) + "\n")
             written.append(path)

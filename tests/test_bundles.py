@@ -6,7 +6,7 @@ import json
 
 import yaml
 from conftest import REPO, copier_cli, render
-from stackwright import BUNDLES, models_problem
+from stackwright.bundles import BUNDLES, models_problem
 
 
 def model_files(project):

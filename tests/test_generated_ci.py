@@ -18,14 +18,18 @@ import pytest
 import yaml
 from conftest import render
 
-import stackwright
+from stackwright.bundles import BUNDLES
+from stackwright.layouts import LAYOUTS
+from stackwright.names import db_name
+from stackwright.packages import VERSIONS, package_manager_field, run_command
+from stackwright.stacks import RUNTIMES
 
 CHECKER = Path(sys.executable).parent / "check-jsonschema"
 WORKFLOW = ".github/workflows/ci.yml"
 
 PACKAGE_MANAGERS = ["npm", "pnpm", "yarn", "bun"]
 ADAPTERS = {"postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
-BUNDLES = list(stackwright.BUNDLES)
+BUNDLES = list(BUNDLES)
 
 # (lockfile, install from it exactly, plain install): generated projects ship no lockfile, so CI
 # installs plainly (CI defaults of pnpm and Yarn refuse to create one) until the user commits one.
@@ -107,7 +111,7 @@ class Generated:
         self.steps = self.job["steps"]
         self.manifest = yaml.safe_load((project / "package.json").read_text())
         self.scripts = self.manifest["scripts"]
-        layout = stackwright.LAYOUTS[answers["architecture"]]
+        layout = LAYOUTS[answers["architecture"]]
         root = answers.get("rootDir", ".")
         self.env_module = (project / root / layout["env.ts"]).read_text()
 
@@ -172,7 +176,7 @@ def test_node_versions_are_the_engines_floor_and_the_current_lts(generated):
         assert generated.job["strategy"]["matrix"]["node"] == ["lts/*"]
         return
     engines = generated.manifest["engines"]["node"]
-    assert engines == stackwright.VERSIONS["node"] and engines.startswith(">=")
+    assert engines == VERSIONS["node"] and engines.startswith(">=")
     assert generated.job["strategy"]["matrix"]["node"] == [engines.removeprefix(">="), "lts/*"]
     setup = generated.steps[generated.uses("actions/setup-node")]
     assert setup["with"]["node-version"] == "${{ matrix.node }}"
@@ -190,7 +194,7 @@ def test_installs_from_the_lockfile_once_one_is_committed(generated):
     assert script[3].startswith('echo "::warning title=No lockfile::') and lockfile in script[3], script
     assert subprocess.run(["bash", "-n", "-c", steps[install]["run"]]).returncode == 0
     # The commands themselves run for real, in both states, in test_package_managers.py.
-    field = stackwright.package_manager_field(pm)
+    field = package_manager_field(pm)
     assert generated.manifest.get("packageManager", "") == field
     runtime_setups = {"bun": "oven-sh/setup-bun", "deno": "denoland/setup-deno"}
     runtime = generated.answers.get("runtime", "node")
@@ -198,7 +202,7 @@ def test_installs_from_the_lockfile_once_one_is_committed(generated):
         setup = steps[generated.uses(runtime_setups[runtime])]
         assert generated.uses(runtime_setups[runtime]) < install
         if runtime != pm:  # a Bun project that bun installs: one setup-bun, for both
-            assert setup["with"] == {f"{runtime}-version": stackwright.VERSIONS["runtimes"][runtime]}
+            assert setup["with"] == {f"{runtime}-version": VERSIONS["runtimes"][runtime]}
     setups = {step.get("uses", "").split("@")[0] for step in steps} & {"pnpm/action-setup", "oven-sh/setup-bun"}
     setups -= {runtime_setups.get(runtime)} if runtime != pm else set()
     corepack = [i for i, step in enumerate(steps) if "corepack enable" in step.get("run", "")]
@@ -224,12 +228,12 @@ def test_runs_typecheck_lint_and_test_with_scripts_that_exist(generated):
     for pm, script in invoked:
         assert pm == generated.pm, f"`{pm} run {script}` in a {generated.pm} project"
         assert script in generated.scripts, f"`{pm} run {script}`: package.json has no such script"
-    order = [generated.runs(stackwright.run_command(generated.pm, s)) for s in ("typecheck", "lint", "test")]
+    order = [generated.runs(run_command(generated.pm, s)) for s in ("typecheck", "lint", "test")]
     assert generated.install() < order[0] < order[1] < order[2]
     # The stacks that build (Node's) build last, as their deploy would.
-    assert ("build" in generated.scripts) == stackwright.RUNTIMES[generated.answers["runtime"]]["builds"]
+    assert ("build" in generated.scripts) == RUNTIMES[generated.answers["runtime"]]["builds"]
     if "build" in generated.scripts:
-        assert generated.runs(stackwright.run_command(generated.pm, "build")) == len(generated.steps) - 1
+        assert generated.runs(run_command(generated.pm, "build")) == len(generated.steps) - 1
 
 
 def test_migrates_exactly_when_there_are_models(generated):
@@ -243,9 +247,9 @@ def test_migrates_exactly_when_there_are_models(generated):
     if not expected:
         assert warnings == []
         return
-    positions = [generated.runs(stackwright.run_command(pm, s)) for s in expected]
+    positions = [generated.runs(run_command(pm, s)) for s in expected]
     assert generated.install() < positions[0]
-    assert positions == sorted(positions) and positions[-1] < generated.runs(stackwright.run_command(pm, "test"))
+    assert positions == sorted(positions) and positions[-1] < generated.runs(run_command(pm, "test"))
     if adapter == "drizzle":
         # Warn, after db:generate, when it wrote migrations into drizzle-kit's folder that are not committed.
         out = re.search(r'out:\s*"(?:\./)?([^"]+)"', (generated.project / "drizzle.config.ts").read_text()).group(1)
@@ -287,7 +291,7 @@ def test_database_service_and_url_match_the_engine(generated):
     example = re.search(r"^DATABASE_URL=(.+)$", (generated.project / ".env.example").read_text(), re.MULTILINE)
     assert env["DATABASE_URL"] == example.group(1)
     database = url.path.lstrip("/")
-    assert database == stackwright.db_name(generated.manifest["name"])
+    assert database == db_name(generated.manifest["name"])
     service_env = service.get("env") or {}
     if engine == "postgresql":
         assert (url.username, url.password) == (service_env["POSTGRES_USER"], service_env["POSTGRES_PASSWORD"])

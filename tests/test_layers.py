@@ -8,19 +8,21 @@ import re
 import subprocess
 import sys
 
-import stackwright
+from stackwright.bundles import BUNDLES, bundle_models
+from stackwright.file_plan import PARTIAL_PREFIX, plan_files
+from stackwright.questions import BUILT
 from build_registry import app_stacks, data_layers
 from conftest import REPO, render
 
 LAYERS = REPO / "template" / "layers"
-ALL_BUNDLES = list(stackwright.BUNDLES)
+ALL_BUNDLES = list(BUNDLES)
 
 
 def every_built_answers():
     """Answers for every built stack x data layer x package manager, with and without models."""
     layers = [("none", None), *data_layers()]
     for (runtime, framework, architectures), (engine, adapter), manager in itertools.product(
-        app_stacks(), layers, stackwright.BUILT["packageManager"]
+        app_stacks(), layers, BUILT["packageManager"]
     ):
         for architecture, bundles in itertools.product(architectures, [[], ALL_BUNDLES]):
             bundles = bundles if adapter else []
@@ -28,7 +30,7 @@ def every_built_answers():
                 "rootDir": ".", "packageManager": manager, "runtime": runtime, "framework": framework,
                 "architecture": architecture, "databaseEngine": engine, "databaseAdapter": adapter,
                 "bundles": bundles,
-                "models": [f"{b}/{m}" for b in bundles for m in stackwright.bundle_models(b, adapter, engine)],
+                "models": [f"{b}/{m}" for b in bundles for m in bundle_models(b, adapter, engine)],
             }
 
 
@@ -37,11 +39,11 @@ def test_every_fragment_is_used_and_every_file_has_one_fragment():
     fragments = {
         p.relative_to(REPO).as_posix()
         for p in LAYERS.rglob("*.jinja")
-        if not any(part.startswith(stackwright.PARTIAL_PREFIX) for part in p.relative_to(LAYERS).parts)
+        if not any(part.startswith(PARTIAL_PREFIX) for part in p.relative_to(LAYERS).parts)
     }
     used = set()
     for answers in every_built_answers():
-        plan = stackwright.plan_files(answers)  # raises when two fragments make one path
+        plan = plan_files(answers)  # raises when two fragments make one path
         assert len({item["path"] for item in plan}) == len(plan)
         used |= {item["fragment"] for item in plan}
     assert fragments - used == set(), "fragments no built combination uses"

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 from conftest import install_node_modules, render, run
-from stackwright import BUNDLES, LAYOUTS, RELATIONAL_ONLY, model_file
+from stackwright.bundles import BUNDLES, RELATIONAL_ONLY
+from stackwright.layouts import LAYOUTS, model_file
 
 CHECK_SCRIPT = Path(__file__).parent / "mongoose" / "check-models.ts"
 ALL_BUNDLES = ["auth", "banking-app", "blog-app"]

@@ -26,7 +26,7 @@ import pytest
 import yaml
 from conftest import CACHE, NPM_CACHE, commit_all, git, npm_tool, render
 
-import stackwright
+from stackwright.packages import VERSIONS, install_command, lockfile as lockfile_name, package_manager_field
 
 # The npm package that carries each tool, and its executable.
 TOOL_PACKAGES = {"pnpm": ("pnpm", "pnpm"), "yarn": ("@yarnpkg/cli-dist", "yarn"), "bun": ("bun", "bun")}
@@ -64,7 +64,7 @@ def tool_env(manager: str) -> dict[str, str]:
 
 def package_manager(manager: str) -> Path:
     """The pinned version of a package manager, installed once into .cache/tools with npm."""
-    version = stackwright.VERSIONS["packageManagers"][manager]
+    version = VERSIONS["packageManagers"][manager]
     package, executable = TOOL_PACKAGES[manager]
     exe = npm_tool(package, version) / ".bin" / executable
     done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60, env=tool_env(manager))
@@ -142,7 +142,7 @@ def stub_other_platform_binaries(
 
 def install(exe: Path | str, manager: str, project: Path, scratch: Path, env: dict[str, str] | None = None) -> str:
     """The README's install with the pinned tool (`env`: tool_env's unless given)."""
-    args = stackwright.install_command(manager).split()[1:]  # what the README and CI run
+    args = install_command(manager).split()[1:]  # what the README and CI run
     done = run_tool(exe, manager, args, project, env)
     if manager == "yarn" and done.returncode != 0 and MISSING_PLATFORM_BINARY.search(done.stdout):
         stubbed = stub_other_platform_binaries(project, scratch)
@@ -162,7 +162,7 @@ def test_installs_and_passes_its_checks_with_the_pinned_package_manager(tmp_path
     exe = package_manager(manager)
     project = render(tmp_path / "api", projectName=f"api-{case}", **answers)
     manifest = json.loads((project / "package.json").read_text())
-    assert manifest["packageManager"] == stackwright.package_manager_field(manager)
+    assert manifest["packageManager"] == package_manager_field(manager)
 
     output = install(exe, manager, project, tmp_path)
     assert (project / "node_modules" / ".bin" / "tsc").exists()
@@ -185,7 +185,7 @@ def test_installs_and_passes_its_checks_with_the_pinned_package_manager(tmp_path
     git(project, "init", "-q", "-b", "main")
     untracked = git(project, "status", "--porcelain", "--untracked-files=all").splitlines()
     paths = [line[3:] for line in untracked]
-    assert stackwright.lockfile(manager) in paths
+    assert lockfile_name(manager) in paths
     leaked = [p for p in paths if p.startswith(("node_modules", ".yarn/", ".pnpm"))]
     assert leaked == [], f"the generated .gitignore lets the install's files through: {leaked[:10]}"
 
@@ -246,7 +246,7 @@ def first_ci_install(manager: str, project: Path, scratch: Path) -> str:
 def test_ci_installs_plainly_without_a_lockfile_and_exactly_from_a_committed_one(tmp_path, manager):
     project = render(tmp_path / "api", projectName=f"ci-{manager}", packageManager=manager,
                      databaseEngine="none", architecture="mvc")
-    lockfile = project / stackwright.lockfile(manager)
+    lockfile = project / lockfile_name(manager)
     assert not lockfile.exists(), "generated projects ship no lockfile"
 
     # 1. Before a lockfile is committed (CI=true, where Yarn refuses to create one by default):

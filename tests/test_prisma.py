@@ -28,13 +28,15 @@ from test_drizzle_models import UNION, behaviour_problems
 from test_drizzle_models import build as build_drizzle
 from test_drizzle_models import migrate as migrate_drizzle
 
-import stackwright
+from stackwright.bundles import RELATIONAL_ONLY
+from stackwright.layouts import LAYOUTS
+from stackwright.packages import VERSIONS
 
 HELPERS = REPO / "tests" / "prisma"
 # Prisma's WASM builds (not dependencies of generated projects): the schema engine that migrates,
 # and prisma-fmt's DMMF. Internal, unversioned API: exact versions.
 PRISMA_WASM = "8.1.0-2.59be4fda12412a79eeb9c2ae727b6aa723593323"
-PACKAGES = stackwright.VERSIONS["packages"]
+PACKAGES = VERSIONS["packages"]
 
 
 def wasm_tools() -> Path:
@@ -89,7 +91,7 @@ def db_migrate_rest(project: Path, url: str) -> None:
 
 
 def runtime_checks(project: Path, architecture: str, url: str) -> None:
-    database = stackwright.LAYOUTS[architecture]["database.ts"]
+    database = LAYOUTS[architecture]["database.ts"]
     done = subprocess.run(
         ["npx", "--no-install", "tsx", str(HELPERS / "runtime-checks.mts"), database, url],
         cwd=project, capture_output=True, text=True, timeout=120,
@@ -321,9 +323,9 @@ def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tm
     the project passes its checks, and the parts schema.prisma cannot express are tested as
     code: the TTL and text index commands, and the extension that keeps ledgers immutable."""
     project, env = prisma_project(tmp_path / "api", "mongodb", "mvc", UNION_MONGODB)
-    assert stackwright.VERSIONS["adapterDependencies"]["mongodb/prisma"]["packages"]["prisma"].startswith("6.")
+    assert VERSIONS["adapterDependencies"]["mongodb/prisma"]["packages"]["prisma"].startswith("6.")
     checks_pass(project, {**env, "DATABASE_URL": "mongodb://localhost:27017/app"})
-    layout = stackwright.LAYOUTS["mvc"]
+    layout = LAYOUTS["mvc"]
     done = run(
         ["npx", "--no-install", "tsx", str(HELPERS / "mongodb-checks.mts"),
          layout["database.ts"], layout["indexes.ts"], layout["constants.ts"]],
@@ -342,4 +344,4 @@ def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tm
     assert not report["findMany"].startswith("LedgerImmutableError"), report
 
 
-UNION_MONGODB = [item for item in UNION if item.split("/")[1] not in stackwright.RELATIONAL_ONLY]
+UNION_MONGODB = [item for item in UNION if item.split("/")[1] not in RELATIONAL_ONLY]

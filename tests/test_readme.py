@@ -14,7 +14,9 @@ import pytest
 import yaml
 from conftest import TemplateRepo, commit_all, git, render
 
-import stackwright
+from stackwright.names import display_name, with_article
+from stackwright.questions import schema_enum
+from stackwright.releases import update_command
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "New User", "GIT_AUTHOR_EMAIL": "new@user.invalid",
@@ -109,7 +111,7 @@ def test_readme_example_can_be_updated_as_its_readme_says(tmp_path):
     (None, "copier update --trust --defaults --vcs-ref=HEAD"),
 ])
 def test_the_update_command_fits_the_commit(commit, command):
-    assert stackwright.update_command(commit) == command
+    assert update_command(commit) == command
 
 
 # Written out here, independently of the extension's table.
@@ -122,15 +124,15 @@ FRAMEWORK_SENTENCES = {
 RUNTIME_NAMES = {"node": "Node.js", "deno": "Deno", "bun": "Bun"}
 
 
-@pytest.mark.parametrize("framework", stackwright.schema_enum("framework"))
+@pytest.mark.parametrize("framework", schema_enum("framework"))
 def test_every_framework_gets_its_name_and_article(framework):
-    sentence = stackwright.with_article(stackwright.display_name(framework), capital=True) + " API"
+    sentence = with_article(display_name(framework), capital=True) + " API"
     assert sentence == FRAMEWORK_SENTENCES[framework]
-    assert stackwright.with_article(stackwright.display_name(framework)) == sentence[0].lower() + sentence[1:-4]
+    assert with_article(display_name(framework)) == sentence[0].lower() + sentence[1:-4]
 
 
 def test_every_runtime_has_its_name():
-    assert {r: stackwright.display_name(r) for r in stackwright.schema_enum("runtime")} == RUNTIME_NAMES
+    assert {r: display_name(r) for r in schema_enum("runtime")} == RUNTIME_NAMES
 
 
 def test_the_generated_readme_names_framework_and_runtime(tmp_path):

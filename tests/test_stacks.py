@@ -32,9 +32,11 @@ from conftest import (
 from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
 
-import stackwright
+from stackwright.bundles import BUNDLES
+from stackwright.layouts import LAYOUTS
+from stackwright.packages import VERSIONS, lockfile
 
-ALL_BUNDLES = list(stackwright.BUNDLES)
+ALL_BUNDLES = list(BUNDLES)
 DATA_LAYERS = {
     "none": {"databaseEngine": "none"},
     "postgresql": {"databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
@@ -119,7 +121,7 @@ CLOSED_PORT_URLS = {
 
 def runtime_env() -> dict[str, str]:
     """PATH with the pinned bun and deno; their caches inside .cache."""
-    versions = stackwright.VERSIONS["runtimes"]
+    versions = VERSIONS["runtimes"]
     bins = [str(npm_tool(name, versions[name]) / ".bin") for name in ("bun", "deno")]
     return {
         **os.environ,
@@ -155,7 +157,7 @@ def install(project: Path, manager: str, scratch: Path, node: Path | None = None
             run([command, "run", "postinstall"], project, env)  # the shared install ran no project script
     else:
         install_with(command, manager, project, scratch, env)
-        assert (project / stackwright.lockfile(manager)).is_file()
+        assert (project / lockfile(manager)).is_file()
     return command, env
 
 
@@ -334,7 +336,7 @@ def test_next_keeps_one_database_connection_across_dev_reloads(tmp_path):
     answers = {**stack_answers("node-nextjs", 0), **DATA_LAYERS["postgresql"], "bundles": [], "models": []}
     project = render(tmp_path / "api", projectName="api", **answers)
     install_node_modules(project, real_folder=True)
-    client = project / stackwright.LAYOUTS["file-api"]["db.ts"]
+    client = project / LAYOUTS["file-api"]["db.ts"]
     port = free_port()
     with FreshDatabase("postgresql") as name, dev_server(project, port, server_url("postgresql", name)):
         connections = f"select count(*) from pg_stat_activity where datname = '{name}' and pid <> pg_backend_pid()"

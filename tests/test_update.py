@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, query, run
-from stackwright import LAYOUTS, model_file
+from stackwright.layouts import LAYOUTS, model_file
 
 USER_MODEL = model_file("feature", "drizzle", "user")  # of the default answers
 

@@ -1,0 +1,135 @@
+"""The file plan: which fragment of template/layers makes which generated file.
+
+Copier walks only template/render, where one `yield` over file_plan() renders each
+planned fragment at its path. LAYERS lists the layer folders an answer set applies, in
+order; a fragment's file is placed by layouts.layout_path().
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from jinja2 import pass_context
+
+from .bundles import MODEL_ORDER, has_database, model_keys
+from .layouts import layout_path, model_dialect
+from .paths import LAYERS_DIR
+from .stacks import FRAMEWORKS, RUNTIMES
+
+def _model_folders(a: Any) -> list[str]:
+    """Shared model plumbing of the adapter, then the models of its dialect."""
+    return [f"models/{a['databaseAdapter']}", f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}"]
+
+
+# Layer folders under template/layers, in the order they are applied. Each row
+# gives the folders of a layer for the answers (none when it does not apply); a
+# folder that does not exist adds nothing. Adding a framework or an adapter is one
+# folder, plus its BUILT entry and its row in FRAMEWORKS or versions.json.
+LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
+    ("base", lambda a: ["base"]),
+    ("package manager", lambda a: [f"package-managers/{a['packageManager']}"]),
+    ("runtime tooling", lambda a: [f"runtimes/{folder}" for folder in _tooling_folders(a)]),
+    ("framework shell", lambda a: [
+        f"frameworks/{a['framework']}",
+        f"frameworks/{a['framework']}/on-{a['runtime']}",
+        *([f"frameworks/{a['framework']}/with-database"] if has_database(a) else []),
+    ]),
+    ("database service", lambda a: ["database"] if has_database(a) else []),
+    ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
+    ("models", lambda a: _model_folders(a) if model_keys(a) else []),
+    ("bundles", lambda a: ["bundles"] if model_keys(a) else []),
+]
+# Overlay folders inside a framework folder, applied only where they say: on a runtime
+# (frameworks/hono/on-deno) or with a database (frameworks/nestjs/with-database).
+OVERLAY_PREFIXES = ("on-", "with-")
+# A part of another fragment (runtimes/bun/_readme.md.jinja), included by it: no file of its own.
+PARTIAL_PREFIX = "_"
+
+
+def _tooling_folders(answers: Any) -> list[str]:
+    """The runtime's tooling folders, less those its framework replaces with its own."""
+    replaced = FRAMEWORKS[answers["framework"]].get("own_tooling", [])
+    return [folder for folder in RUNTIMES[answers["runtime"]]["layers"] if folder not in replaced]
+
+
+
+
+@functools.cache
+def layer_fragments(folder: str) -> tuple[str, ...]:
+    """Fragment names (paths inside the folder, '.jinja' removed) of one layer folder."""
+    root = LAYERS_DIR / folder
+    if not root.is_dir():
+        return ()
+    names = []
+    for path in sorted(root.rglob("*.jinja")):
+        relative = path.relative_to(root)
+        partial = path.name.startswith(PARTIAL_PREFIX)
+        if not partial and not any(part.startswith(OVERLAY_PREFIXES) for part in relative.parts[:-1]):
+            names.append(relative.as_posix()[: -len(".jinja")])
+    return tuple(names)
+
+
+def plan_files(answers: Any) -> list[dict[str, Any]]:
+    """Every file to generate: {'path', 'fragment' (template-relative), 'model'}.
+
+    Model fragments (models/<dialect>/<model>.ts) make one file per chosen model;
+    other fragments are placed by LAYOUTS or keep their path in the layer folder.
+    Two fragments for one path is a template bug, reported here.
+    """
+    chosen = model_keys(answers)
+    plan: dict[str, dict[str, Any]] = {}
+    folders = dict.fromkeys(folder for _, folders_of in LAYERS for folder in folders_of(answers))
+    for folder in folders:
+        for name in layer_fragments(folder):
+            stem = name.removesuffix(".ts").removesuffix(".prisma")
+            model = stem if folder.startswith("models/") and stem in MODEL_ORDER else None
+            if model and model not in chosen:
+                continue
+            needs = ONLY_WITH_MODELS.get(f"{folder}/{name}")
+            if needs and not set(needs) & set(chosen):
+                continue
+            path = layout_path(answers, f"model:{model}" if model else name)
+            if path in plan:
+                raise ValueError(f"{path} comes from two fragments: {plan[path]['fragment']} and {folder}/{name}")
+            plan[path] = {"path": path, "fragment": f"template/layers/{folder}/{name}.jinja", "model": model}
+    return list(plan.values())
+
+
+# Model plumbing that only some models need: planned when one of them is chosen.
+ONLY_WITH_MODELS: dict[str, tuple[str, ...]] = {
+    # CHECKs and triggers that schema.prisma cannot express.
+    "models/prisma-sql/constraints.ts": ("transaction", "ledger"),
+    # MongoDB: the indexes Prisma cannot declare (TTL, text), and the ledger's immutability.
+    "models/prisma-mongodb/indexes.ts": ("session", "refresh-token", "otp", "post"),
+    "models/prisma-mongodb/sync-indexes.ts": ("session", "refresh-token", "otp", "post"),
+    "models/prisma-mongodb/immutable-ledger.ts": ("ledger",),
+}
+
+
+# The answers a plan depends on.
+PLAN_ANSWERS = (
+    "rootDir", "packageManager", "runtime", "framework", "architecture", "databaseEngine", "databaseAdapter",
+)
+
+
+@functools.cache
+def _plan_for(key: tuple[Any, ...], bundles: tuple[str, ...], models: tuple[str, ...]) -> list[dict[str, Any]]:
+    return plan_files({**dict(zip(PLAN_ANSWERS, key)), "bundles": list(bundles), "models": list(models)})
+
+
+@pass_context
+def file_plan(context: Any) -> list[dict[str, Any]]:
+    """The plan for the current answers (the `yield` in template/render).
+
+    Copier renders the `yield` path once per file, so the plan is computed once per answers.
+    """
+    key = tuple(context.get(name) for name in PLAN_ANSWERS)
+    listed = [tuple(str(item) for item in context.get(name) or []) for name in ("bundles", "models")]
+    return _plan_for(key, *listed)
+
+
+@pass_context
+def planned(context: Any, key: str) -> bool:
+    """Whether the current answers generate the layout file `key` (a file ONLY_WITH_MODELS may leave out)."""
+    return layout_path(context, key) in {file["path"] for file in file_plan(context)}

@@ -1,0 +1,95 @@
+"""The version table and the package managers: what a generated project pins and how it installs.
+
+extensions/versions.json is the one table of every package version a generated project
+pins; INSTALLS is the one table of each package manager's install commands and lockfile.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jinja2 import pass_context
+
+from .bundles import has_database
+from .paths import VERSIONS_PATH
+
+VERSIONS: dict[str, Any] = json.loads(VERSIONS_PATH.read_text())
+
+@pass_context
+def dependencies(context: Any, kind: str) -> dict[str, str]:
+    """{package: exact version} for 'runtime' or 'dev', sorted like npm writes them."""
+    names = [
+        *VERSIONS["runtimeDependencies"][context["runtime"]][kind],
+        *VERSIONS["frameworkDependencies"][context["framework"]][kind],
+    ]
+    pinned = VERSIONS["packages"]
+    if has_database(context):
+        stack = VERSIONS["adapterDependencies"][f"{context['databaseEngine']}/{context['databaseAdapter']}"]
+        names += stack[kind]
+        pinned = {**pinned, **stack.get("packages", {})}  # a stack that needs other versions
+    return {name: pinned[name] for name in sorted(set(names))}
+
+
+def package_manager_field(manager: str) -> str:
+    """Value of package.json's packageManager field ("" for npm, which needs none)."""
+    version = VERSIONS["packageManagers"].get(manager)
+    return f"{manager}@{version}" if version else ""
+
+
+# One row per package manager: the lockfile its first install writes, the plain install (no
+# lockfile yet, or on purpose: CI defaults of pnpm and Yarn refuse to create one), and the
+# install that follows the committed lockfile exactly and fails when package.json no longer
+# matches it (what CI runs once the lockfile is committed).
+INSTALLS: dict[str, dict[str, str]] = {
+    "npm": {"lockfile": "package-lock.json", "install": "npm install", "frozen": "npm ci"},
+    "pnpm": {
+        "lockfile": "pnpm-lock.yaml",
+        "install": "pnpm install --no-frozen-lockfile",
+        "frozen": "pnpm install --frozen-lockfile",
+    },
+    "yarn": {"lockfile": "yarn.lock", "install": "yarn install --no-immutable", "frozen": "yarn install --immutable"},
+    "bun": {"lockfile": "bun.lock", "install": "bun install", "frozen": "bun install --frozen-lockfile"},
+}
+
+
+def install_command(manager: str) -> str:
+    """How the chosen package manager installs a fresh project (and writes its lockfile)."""
+    return INSTALLS[manager]["install"]
+
+
+def frozen_install_command(manager: str) -> str:
+    """How the chosen package manager installs exactly what the committed lockfile says."""
+    return INSTALLS[manager]["frozen"]
+
+
+def lockfile(manager: str) -> str:
+    """The lockfile the chosen package manager writes."""
+    return INSTALLS[manager]["lockfile"]
+
+
+# Dependencies whose install scripts a generated project needs: esbuild (under tsx, vitest
+# and drizzle-kit) checks its platform binary in its postinstall. pnpm 10+ and Yarn 4.14+
+# run no dependency's install script unless allowed (pnpm 11+ fails the install with
+# ERR_PNPM_IGNORED_BUILDS), so pnpm-workspace.yaml (allowBuilds) and, for Yarn,
+# package.json (dependenciesMeta) allow exactly these. npm 11.16+ lists the scripts that
+# package.json's `allowScripts` does not cover after every install, and npm 12 skips them,
+# so npm projects list the same. Bun trusts esbuild.
+BUILD_SCRIPT_DEPENDENCIES = ["esbuild"]
+# Install scripts a project turns down, by database adapter (pnpm-workspace.yaml and npm's
+# allowScripts list them as false, so neither asks): Prisma's fetch its native engines and generate a client.
+# Its CLI fetches an engine when a command first needs one, and the project's own postinstall
+# generates the client.
+DECLINED_BUILD_SCRIPTS = {"prisma": ["@prisma/client", "@prisma/engines", "prisma"]}
+
+
+@pass_context
+def declined_build_scripts(context: Any) -> list[str]:
+    """The install scripts the current answers' project turns down (DECLINED_BUILD_SCRIPTS)."""
+    return DECLINED_BUILD_SCRIPTS.get(context.get("databaseAdapter"), []) if has_database(context) else []
+
+
+def run_command(manager: str, script: str) -> str:
+    """How the chosen package manager runs a package.json script."""
+    return f"{manager} run {script}"
+
