@@ -27,7 +27,9 @@ REPO = Path(__file__).resolve().parent.parent
 def git(cwd: Path, *args: str) -> None:
     subprocess.run(
         ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args],
-        cwd=cwd, check=True, capture_output=True,
+        cwd=cwd,
+        check=True,
+        capture_output=True,
     )
 
 
@@ -102,7 +104,9 @@ def main() -> None:
         templates = {
             "trivial template (10 files)": (trivial_template(root), ()),
             f"trivial template padded ({files} files, {in_repository} in its repository)": (
-                trivial_template(root, files, in_repository, "padded"), ()),
+                trivial_template(root, files, in_repository, "padded"),
+                (),
+            ),
             f"stackwright, all bundles ({files} files, {in_repository} in its repository)": (REPO, (ALL_BUNDLES,)),
         }
         times: dict[str, list[float]] = {label: [] for label in templates}

@@ -73,9 +73,13 @@ def main() -> None:
         in_repository = repository_files(ours)
         projects = {
             "trivial template (10 files + answers file)": generated_project(
-                updatable_trivial_template(root), root / "project-trivial"),
+                updatable_trivial_template(root), root / "project-trivial"
+            ),
             f"trivial template padded ({files} files + answers file, {in_repository} in its repository)": (
-                generated_project(updatable_trivial_template(root, files, in_repository, "padded"), root / "project-padded")),
+                generated_project(
+                    updatable_trivial_template(root, files, in_repository, "padded"), root / "project-padded"
+                )
+            ),
             f"stackwright --defaults ({files} files + answers file, {in_repository} in its repository)": our_project,
         }
         times: dict[str, list[float]] = {label: [] for label in projects}

@@ -21,7 +21,9 @@ not mention the old name are left as they are.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -45,7 +47,10 @@ def rename_value(answers: dict, question: str, old: str, new: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    commands = {"rename-question": (rename_question, 2), "rename-value": (rename_value, 3)}
+    commands: dict[str, tuple[Callable[..., dict[str, Any]], int]] = {
+        "rename-question": (rename_question, 2),
+        "rename-value": (rename_value, 3),
+    }
     if not argv or argv[0] not in commands or len(argv) - 1 not in (commands[argv[0]][1], commands[argv[0]][1] + 1):
         print(USAGE, file=sys.stderr)
         return 2

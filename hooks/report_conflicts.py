@@ -24,7 +24,9 @@ def project_files(project: Path) -> list[str]:
     """Tracked and untracked files, without the git-ignored ones."""
     listing = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=project, capture_output=True, check=True,
+        cwd=project,
+        capture_output=True,
+        check=True,
     ).stdout
     return sorted({name for name in listing.decode().split("\0") if name})
 

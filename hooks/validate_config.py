@@ -23,6 +23,10 @@ import hashlib
 import os
 import sys
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    import re
+
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA_PATH = os.path.join(REPOSITORY, "schema", "stackwright.schema.json")
 # Configs found valid, by a hash of this hook, the schema and the config: mostly Copier
@@ -46,6 +50,7 @@ def ecma_regex(pattern: str) -> re.Pattern[str]:
     that have no translation here.
     """
     import re
+
     out, i, in_class = [], 0, False
     while i < len(pattern):
         char = pattern[i]

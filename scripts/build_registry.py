@@ -22,11 +22,11 @@ from jinja2.sandbox import SandboxedEnvironment
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "extensions"))
 
-from stackwright.bundles import BUNDLES, bundle_models  # noqa: E402
-from stackwright.file_plan import plan_files  # noqa: E402
-from jinja_extension import StackwrightExtension  # noqa: E402
-from stackwright.packages import VERSIONS  # noqa: E402
-from stackwright.questions import BUILT, NO_DATABASE, built_values  # noqa: E402
+from jinja_extension import StackwrightExtension
+from stackwright.bundles import BUNDLES, bundle_models
+from stackwright.file_plan import plan_files
+from stackwright.packages import VERSIONS
+from stackwright.questions import BUILT, NO_DATABASE, built_values
 
 
 def data_layers() -> list[tuple[str, str]]:
@@ -60,8 +60,13 @@ def template_names(slug: str, adapter: str, engine: str) -> dict[str, list[str]]
 
 
 def answers_for(
-    slug: str | None, engine: str, adapter: str, architecture: str, items: list[str],
-    runtime: str = "node", framework: str = "express",
+    slug: str | None,
+    engine: str,
+    adapter: str,
+    architecture: str,
+    items: list[str],
+    runtime: str = "node",
+    framework: str = "express",
 ) -> dict:
     """Copier answers that select one registry entry (slug None: the same stack, no bundle)."""
     return {
@@ -83,11 +88,7 @@ def render_files(template: Path, answers: dict, scratch: Path) -> dict[str, str]
     """{relative path: text} of a project rendered with the answers by `copier copy`."""
     destination = Path(tempfile.mkdtemp(dir=scratch))
     run_copy(str(template), str(destination), data=answers, defaults=True, unsafe=True, quiet=True)
-    files = {
-        p.relative_to(destination).as_posix(): p.read_text()
-        for p in destination.rglob("*")
-        if p.is_file()
-    }
+    files = {p.relative_to(destination).as_posix(): p.read_text() for p in destination.rglob("*") if p.is_file()}
     shutil.rmtree(destination)
     return files
 

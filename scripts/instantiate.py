@@ -109,7 +109,7 @@ def local_questions(repo: Path) -> dict[str, dict[str, Any]]:
     }
 
 
-TYPE_CHECKS = {
+TYPE_CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "str": (str, "a string"),
     "bool": (bool, "true or false"),
     "int": (int, "an integer"),
@@ -146,7 +146,7 @@ def read_answers(path: Path, questions: dict[str, dict[str, Any]]) -> dict[str, 
             if not isinstance(value, list):
                 raise Refusal(f"{name}: {key} must be a list, e.g. {key}: [{value}]")
         else:
-            expected = TYPE_CHECKS.get(spec.get("type"))  # no check for "yaml", "json" or no type
+            expected = TYPE_CHECKS.get(str(spec.get("type")))  # no check for "yaml", "json" or no type
             is_bool = isinstance(value, bool) and expected is not None and expected[0] is not bool
             if expected and (not isinstance(value, expected[0]) or is_bool):
                 raise Refusal(f"{name}: {key} must be {expected[1]}, not {value!r}")
@@ -166,7 +166,7 @@ def render(upstream: str, destination: Path, answers: dict[str, Any], ref: str |
             vcs_ref=ref,
             quiet=True,
         )
-    except (Exception, SystemExit) as error:
+    except (Exception, SystemExit) as error:  # noqa: BLE001 (any failure becomes the one-line refusal below)
         message = one_line(error)
         if any(f"'{name}'" in message for name in questions):  # Copier names the question it refuses
             raise Refusal(f"{ANSWERS_FILE}: {message}") from None
@@ -189,7 +189,7 @@ def replace_contents(repo: Path, rendered: Path) -> None:
 
 
 def git(repo: Path, *args: str) -> None:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True)
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise Refusal(f"git {args[0]} failed: {one_line(Exception(done.stderr or done.stdout))}")
 

@@ -15,7 +15,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "extensions"))
 
-from stackwright.file_plan import plan_files  # noqa: E402
+from stackwright.file_plan import plan_files
 
 
 def main(argv: list[str]) -> int:

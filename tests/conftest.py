@@ -8,6 +8,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -16,8 +17,9 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 import pytest
 from copier import run_copy
@@ -39,8 +41,27 @@ sys.path.insert(0, str(REPO / "hooks"))
 sys.path.insert(0, str(REPO / "scripts"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest-copie's `copie` fixture renders the template its --template option names ("." by
+    # default): this repository, wherever pytest is started from.
+    config.option.template = str(REPO)
+
+
+def copied(result: Any) -> Path:
+    """The project a `copie.copy(...)` wrote (pytest-copie's Result); fails the test with Copier's
+    error when the copy failed (the fixture catches it)."""
+    if result.exit_code != 0:
+        pytest.fail(f"copier copy failed ({result.exit_code}): {result.exception}")
+    return result.project_dir
+
+
 def render(dst: Path, **answers: object) -> Path:
-    """Render the working tree of the template into dst with the given answers."""
+    """Render the working tree of the template into dst with the given answers.
+
+    For tests that need the destination's name or place: its folder name is the default
+    projectName, and some render several projects side by side. Otherwise tests use
+    pytest-copie's `copie` fixture.
+    """
     run_copy(
         str(REPO),
         str(dst),
@@ -57,7 +78,10 @@ def git(cwd: Path, *args: str) -> str:
     """Run git with a fixed identity (fresh machines have none configured)."""
     done = subprocess.run(
         ["git", "-c", "user.name=Stackwright Tests", "-c", "user.email=tests@stackwright.invalid", *args],
-        cwd=cwd, capture_output=True, text=True,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         pytest.fail(f"git {' '.join(args)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
@@ -114,13 +138,28 @@ def copier_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProce
         text=True,
         stdin=subprocess.DEVNULL,
         timeout=300,
+        check=False,
     )
+
+
+def search(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
+    """re.search that fails the test, showing the text, when nothing matches."""
+    found = re.search(pattern, text, flags)
+    if not found:
+        pytest.fail(f"nothing matches /{pattern}/ in:\n{text}")
+    return found
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: int = 600) -> str:
     """Run a command; on failure, fail the test with its output."""
     done = subprocess.run(
-        cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+        cmd,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        check=False,
     )
     if done.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
@@ -172,10 +211,20 @@ def npm_tool(package: str, version: str, *others: str) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one fetch across xdist workers
         if not (home / ".installed").exists():
             cmd = [
-                "npm", "install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund",
-                "--prefix", str(home), "--cache", str(NPM_CACHE), f"{package}@{version}", *others,
+                "npm",
+                "install",
+                "--no-save",
+                "--no-package-lock",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(home),
+                "--cache",
+                str(NPM_CACHE),
+                f"{package}@{version}",
+                *others,
             ]
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
             if done.returncode != 0 or not (home / "node_modules" / package).is_dir():
                 pytest.fail(
                     f"could not fetch {package}@{version} with npm: "
@@ -190,7 +239,9 @@ def node_lts_bin() -> Path:
     cpu = {"x86_64": "x64", "aarch64": "arm64"}[os.uname().machine]
     package = f"node-{sys.platform}-{cpu}"
     folder = npm_tool(package, NODE_LTS_VERSION) / package / "bin"
-    version = subprocess.run([str(folder / "node"), "--version"], capture_output=True, text=True, timeout=60)
+    version = subprocess.run(
+        [str(folder / "node"), "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
     assert version.stdout.strip() == f"v{NODE_LTS_VERSION}", version.stdout + version.stderr
     return folder
 
@@ -205,11 +256,15 @@ class Ecma:
         ajv = npm_tool("ajv", AJV_VERSION) / "ajv"
         self.process = subprocess.Popen(
             ["node", str(REPO / "tests" / "ecma_verdicts.cjs"), str(ajv)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
         )
         atexit.register(self.process.kill)
 
     def ask(self, request: dict) -> dict:
+        assert self.process.stdin and self.process.stdout  # both are pipes
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         line = self.process.stdout.readline()
@@ -256,7 +311,8 @@ def wait_listening(process: subprocess.Popen, port: int, what: str, seconds: int
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"{what} exited early: {process.stdout.read()}")
+            output = process.stdout.read() if process.stdout else ""
+            pytest.fail(f"{what} exited early: {output}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
@@ -301,7 +357,7 @@ def query(engine: str, database: str | None, statement: str) -> subprocess.Compl
         cmd = [*PSQL, "-d", database or "postgres", "-c", statement]
     else:
         cmd = [MARIADB, "-h", "127.0.0.1", "-uroot", "-N", "-B", *([database] if database else []), "-e", statement]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
 
 
 def admin(engine: str, statement: str) -> None:
@@ -340,7 +396,8 @@ def prisma_stand_in(folder: Path) -> dict[str, str]:
     library = folder / "no-query-engine.so.node"
     library.touch()
     return {
-        "PRISMA_SCHEMA_ENGINE_BINARY": str(engine), "PRISMA_QUERY_ENGINE_LIBRARY": str(library),
+        "PRISMA_SCHEMA_ENGINE_BINARY": str(engine),
+        "PRISMA_QUERY_ENGINE_LIBRARY": str(library),
         "PRISMA_HIDE_UPDATE_MESSAGE": "1",
     }
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import yaml
-from conftest import REPO, copier_cli, render
+from conftest import REPO, copied, copier_cli
+
 from stackwright.bundles import BUNDLES, models_problem
 
 
@@ -17,8 +18,8 @@ def answers_file(project):
     return yaml.safe_load((project / ".copier-answers.yml").read_text())
 
 
-def test_default_is_the_auth_bundle_with_all_its_models(tmp_path):
-    project = render(tmp_path / "api")
+def test_default_is_the_auth_bundle_with_all_its_models(copie):
+    project = copied(copie.copy())
     assert answers_file(project)["bundles"] == ["auth"]
     assert answers_file(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
     assert model_files(project) == ["otp.schema.ts", "refresh-token.schema.ts", "session.schema.ts", "user.schema.ts"]
@@ -26,8 +27,8 @@ def test_default_is_the_auth_bundle_with_all_its_models(tmp_path):
     assert {"db:generate", "db:migrate"} <= set(json.loads((project / "package.json").read_text())["scripts"])
 
 
-def test_bundles_share_one_user_model(tmp_path):
-    project = render(tmp_path / "api", bundles=["auth", "banking-app", "blog-app"], architecture="mvc")
+def test_bundles_share_one_user_model(copie):
+    project = copied(copie.copy(extra_answers={"bundles": ["auth", "banking-app", "blog-app"], "architecture": "mvc"}))
     schema_dir = project / "src/db/schema"  # mvc: one <model>.ts per model, each once
     models = sorted(p.stem for p in schema_dir.glob("*.ts"))
     expected = {m for ms in BUNDLES.values() for m in ms} | {"index", "relations", "timestamps"}
@@ -36,25 +37,23 @@ def test_bundles_share_one_user_model(tmp_path):
     assert entry.count('"./user.js"') == 1
 
 
-def test_a_single_model_gives_that_models_files_only(tmp_path):
-    project = render(tmp_path / "api", bundles=["auth"], models=["auth/session"])
+def test_a_single_model_gives_that_models_files_only(copie):
+    project = copied(copie.copy(extra_answers={"bundles": ["auth"], "models": ["auth/session"]}))
     assert model_files(project) == ["session.schema.ts"]
     entry = (project / "src/shared/database/schema.ts").read_text()
     assert "session.schema.js" in entry and "user.schema.js" not in entry
 
 
-def test_mongoose_has_no_like_models(tmp_path):
-    project = render(
-        tmp_path / "api", databaseEngine="mongodb", databaseAdapter="mongoose", bundles=["blog-app"]
+def test_mongoose_has_no_like_models(copie):
+    project = copied(
+        copie.copy(extra_answers={"databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["blog-app"]})
     )
-    assert model_files(project) == [
-        "category.model.ts", "comment.model.ts", "post.model.ts", "user.model.ts"
-    ]
+    assert model_files(project) == ["category.model.ts", "comment.model.ts", "post.model.ts", "user.model.ts"]
     assert "db:sync-indexes" in json.loads((project / "package.json").read_text())["scripts"]
 
 
-def test_no_bundle_gives_the_connection_only(tmp_path):
-    project = render(tmp_path / "api", bundles=[], models=[])
+def test_no_bundle_gives_the_connection_only(copie):
+    project = copied(copie.copy(extra_answers={"bundles": [], "models": []}))
     assert model_files(project) == []
     assert not (project / "drizzle.config.ts").exists()
     assert (project / "src/shared/database/database.ts").is_file()
@@ -67,9 +66,16 @@ def test_every_chosen_bundle_needs_one_of_its_models():
 
 def test_a_bundle_without_models_is_refused_on_the_command_line(tmp_path):
     done = copier_cli(
-        "copy", "--trust", "--defaults", "--vcs-ref=HEAD",
-        "--data", "bundles=[auth, blog-app]", "--data", "models=[auth/user]",
-        str(REPO), str(tmp_path / "api"),
+        "copy",
+        "--trust",
+        "--defaults",
+        "--vcs-ref=HEAD",
+        "--data",
+        "bundles=[auth, blog-app]",
+        "--data",
+        "models=[auth/user]",
+        str(REPO),
+        str(tmp_path / "api"),
     )
     assert done.returncode != 0
     assert "models: choose at least one model of blog-app" in done.stderr.strip().splitlines()[-1]

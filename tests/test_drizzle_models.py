@@ -39,8 +39,13 @@ def build(dst: Path, dialect: str, arch: str, models: list[str]) -> Path:
     """Render a variant, link node_modules and write its SQL migrations with drizzle-kit."""
     bundles = sorted({item.split("/")[0] for item in models})
     project = render(
-        dst, projectName="x", architecture=arch, databaseEngine=dialect,
-        databaseAdapter="drizzle", bundles=bundles, models=models,
+        dst,
+        projectName="x",
+        architecture=arch,
+        databaseEngine=dialect,
+        databaseAdapter="drizzle",
+        bundles=bundles,
+        models=models,
     )
     install_node_modules(project)
     run(["npx", "--no-install", "drizzle-kit", "generate"], cwd=project)
@@ -52,8 +57,12 @@ def build(dst: Path, dialect: str, arch: str, models: list[str]) -> Path:
 def migrate(project: Path, arch: str, url: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["npx", "--no-install", "tsx", MIGRATE[arch]],
-        cwd=project, capture_output=True, text=True, timeout=120,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "DATABASE_URL": url},
+        check=False,
     )
 
 
@@ -107,7 +116,7 @@ def flag(column: str) -> str:
 def behaviour(dialect: str) -> list[tuple[str, str]]:
     """(statement, expectation): 'ok', 'fail' or 'fail:<text>', or '=<value>' for a query."""
     pg = dialect == "postgresql"
-    long = lambda n: "'" + "x" * n + "'"  # noqa: E731
+    long = lambda n: "'" + "x" * n + "'"
     soon = "now() + interval '1 day'" if pg else "now() + interval 1 day"
     msg = "a ledger cannot be updated"
     return [
@@ -115,11 +124,13 @@ def behaviour(dialect: str) -> list[tuple[str, str]]:
         ("insert into users (name, email) values ('Bank', 'bank@x.io')", "ok"),
         ("insert into users (name, email) values ('Blog', 'blog@x.io')", "ok"),
         (
-            f"select concat(role, '|', provider, '|', {flag('is_email_verified')}, '|', "
-            f"failed_login_attempts, '|', {flag('is_deleted')}, '|', "
-            f"{flag('created_at is not null and updated_at is not null')}, '|', "
-            f"{flag('password is null and provider_id is null and deleted_at is null')}) "
-            "from users where email = 'bank@x.io'",
+            (
+                f"select concat(role, '|', provider, '|', {flag('is_email_verified')}, '|', "
+                f"failed_login_attempts, '|', {flag('is_deleted')}, '|', "
+                f"{flag('created_at is not null and updated_at is not null')}, '|', "
+                f"{flag('password is null and provider_id is null and deleted_at is null')}) "
+                "from users where email = 'bank@x.io'"
+            ),
             "=user|local|0|0|0|1|1",
         ),
         ("insert into users (name, email) values ('Dup', 'bank@x.io')", "fail"),
@@ -135,19 +146,25 @@ def behaviour(dialect: str) -> list[tuple[str, str]]:
         ("insert into users (name, email, provider) values ('R', 'r3@x.io', 'github')", "ok"),
         ("insert into users (name, email, provider) values ('R', 'r4@x.io', 'gitlab')", "fail"),
         (
-            "insert into users (name, email, avatar) values "
-            """('A', 'a1@x.io', '{"url": "https://x.io/a.png", "size": 3}')""",
+            (
+                "insert into users (name, email, avatar) values "
+                """('A', 'a1@x.io', '{"url": "https://x.io/a.png", "size": 3}')"""
+            ),
             "ok",
         ),
         # sessions
         (
-            "insert into sessions (user_id, token_hash, expires_at) "
-            f"select id, 'tok1', {soon} from users where email = 'blog@x.io'",
+            (
+                "insert into sessions (user_id, token_hash, expires_at) "
+                f"select id, 'tok1', {soon} from users where email = 'blog@x.io'"
+            ),
             "ok",
         ),
         (
-            f"select concat({flag('is_active')}, '|', {flag('last_used_at is not null')}) "
-            "from sessions where token_hash = 'tok1'",
+            (
+                f"select concat({flag('is_active')}, '|', {flag('last_used_at is not null')}) "
+                "from sessions where token_hash = 'tok1'"
+            ),
             "=1|1",
         ),
         ("insert into sessions (user_id, token_hash, expires_at) values (1, 'tok1', now())", "fail"),
@@ -165,37 +182,49 @@ def behaviour(dialect: str) -> list[tuple[str, str]]:
         ),
         # refresh tokens
         (
-            "insert into refresh_tokens (user_id, token_hash, expires_at) "
-            f"select id, 'rt1', {soon} from users where email = 'blog@x.io'",
+            (
+                "insert into refresh_tokens (user_id, token_hash, expires_at) "
+                f"select id, 'rt1', {soon} from users where email = 'blog@x.io'"
+            ),
             "ok",
         ),
         (f"select {flag('is_revoked')} from refresh_tokens where token_hash = 'rt1'", "=0"),
         ("insert into refresh_tokens (user_id, token_hash, expires_at) values (999999, 'rt2', now())", "fail"),
         (
-            "insert into refresh_tokens (user_id, token_hash, expires_at, replaced_by_token_hash) "
-            f"values (1, 'rt3', now(), {long(256)})",
+            (
+                "insert into refresh_tokens (user_id, token_hash, expires_at, replaced_by_token_hash) "
+                f"values (1, 'rt3', now(), {long(256)})"
+            ),
             "fail",
         ),
         # otps
         (
-            "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
-            "values ('o@x.io', 'h', now(), 'signin', now())",
+            (
+                "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
+                "values ('o@x.io', 'h', now(), 'signin', now())"
+            ),
             "ok",
         ),
         (f"select concat({flag('is_used')}, '|', attempts, '|', max_attempts) from otps", "=0|0|5"),
         (
-            "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
-            "values ('o@x.io', 'h', now(), 'magic-link', now())",
+            (
+                "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
+                "values ('o@x.io', 'h', now(), 'magic-link', now())"
+            ),
             "fail",
         ),
         (
-            "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
-            f"values ({long(256)}, 'h', now(), 'signin', now())",
+            (
+                "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
+                f"values ({long(256)}, 'h', now(), 'signin', now())"
+            ),
             "fail",
         ),
         (
-            "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
-            f"values ('o@x.io', {long(256)}, now(), 'signin', now())",
+            (
+                "insert into otps (email, otp_hash_code, next_resend_allowed_at, type, expires_at) "
+                f"values ('o@x.io', {long(256)}, now(), 'signin', now())"
+            ),
             "fail",
         ),
         # accounts (owned by the bank user, id 1)
@@ -213,37 +242,65 @@ def behaviour(dialect: str) -> list[tuple[str, str]]:
         ("insert into accounts (user_id, type, status) values (1, 'savings', 'open')", "fail"),
         ("insert into accounts (user_id, type) values (999999, 'savings')", "fail"),
         # transactions: money, checks, unique idempotency key, FKs
-        ("insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, 10.5, 'k1')", "ok"),
-        ("select concat(status, '|', amount) from transactions where idempotency_key = 'k1'", "=pending|10.50"),
-        ("insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, 1, 'k1')", "fail"),
-        ("insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, 0, 'k2')", "fail"),
-        ("insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, -5, 'k3')", "fail"),
-        ("insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 1, 5, 'k4')", "fail"),
-        ("insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 999999, 5, 'k5')", "fail"),
         (
-            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
-            "values (1, 2, 9999999999999.99, 'k6')",
+            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, 10.5, 'k1')",
             "ok",
         ),
+        ("select concat(status, '|', amount) from transactions where idempotency_key = 'k1'", "=pending|10.50"),
         (
-            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
-            "values (1, 2, 10000000000000.00, 'k7')",
+            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, 1, 'k1')",
             "fail",
         ),
         (
-            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
-            "values (2, 1, 0.01, 'k8')",
+            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, 0, 'k2')",
+            "fail",
+        ),
+        (
+            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, -5, 'k3')",
+            "fail",
+        ),
+        (
+            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 1, 5, 'k4')",
+            "fail",
+        ),
+        (
+            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 999999, 5, 'k5')",
+            "fail",
+        ),
+        (
+            (
+                "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
+                "values (1, 2, 9999999999999.99, 'k6')"
+            ),
+            "ok",
+        ),
+        (
+            (
+                "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
+                "values (1, 2, 10000000000000.00, 'k7')"
+            ),
+            "fail",
+        ),
+        (
+            (
+                "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
+                "values (2, 1, 0.01, 'k8')"
+            ),
             "ok",
         ),
         ("select amount from transactions where idempotency_key = 'k8'", "=0.01"),
         (
-            "insert into transactions (from_account_id, to_account_id, amount, status, idempotency_key) "
-            "values (2, 1, 1, 'lost', 'k9')",
+            (
+                "insert into transactions (from_account_id, to_account_id, amount, status, idempotency_key) "
+                "values (2, 1, 1, 'lost', 'k9')"
+            ),
             "fail",
         ),
         (
-            "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
-            f"values (2, 1, 1, {long(256)})",
+            (
+                "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) "
+                f"values (2, 1, 1, {long(256)})"
+            ),
             "fail",
         ),
         # ledgers: checks, FKs, immutability trigger
@@ -293,16 +350,20 @@ def behaviour(dialect: str) -> list[tuple[str, str]]:
         ("insert into posts (title, slug, author_id, category_id) values ('Two', 'two', 2, 1)", "ok"),
         ("delete from posts where slug = 'hello'", "ok"),
         (
-            "select concat((select count(*) from comments), '|', (select count(*) from post_likes), '|', "
-            "(select count(*) from comment_likes))",
+            (
+                "select concat((select count(*) from comments), '|', (select count(*) from post_likes), '|', "
+                "(select count(*) from comment_likes))"
+            ),
             "=0|0|0",
         ),
         # deleting the blog user cascades to sessions, refresh tokens and posts
         ("insert into comments (post_id, author_id, content) select id, 2, 'c' from posts", "ok"),
         ("delete from users where id = 2", "ok"),
         (
-            "select concat((select count(*) from sessions), '|', (select count(*) from refresh_tokens), '|', "
-            "(select count(*) from posts), '|', (select count(*) from comments))",
+            (
+                "select concat((select count(*) from sessions), '|', (select count(*) from refresh_tokens), '|', "
+                "(select count(*) from posts), '|', (select count(*) from comments))"
+            ),
             "=0|0|0|0",
         ),
         ("delete from categories where id = 1", "ok"),

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import yaml
-from conftest import render
+from conftest import render, search
 
 from stackwright.bundles import BUNDLES
 from stackwright.layouts import LAYOUTS
@@ -29,7 +29,7 @@ WORKFLOW = ".github/workflows/ci.yml"
 
 PACKAGE_MANAGERS = ["npm", "pnpm", "yarn", "bun"]
 ADAPTERS = {"postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
-BUNDLES = list(BUNDLES)
+BUNDLE_NAMES = list(BUNDLES)
 
 # (lockfile, install from it exactly, plain install): generated projects ship no lockfile, so CI
 # installs plainly (CI defaults of pnpm and Yarn refuse to create one) until the user commits one.
@@ -45,8 +45,12 @@ MIGRATIONS = {"drizzle": ["db:generate", "db:migrate"], "mongoose": ["db:sync-in
 ACTIONS = {"actions/checkout", "actions/setup-node", "pnpm/action-setup", "oven-sh/setup-bun", "denoland/setup-deno"}
 # Every built runtime x framework with its architectures, taken in turn across the cases.
 STACKS = [
-    ("node", "express", ["feature", "mvc"]), ("bun", "express", ["mvc", "feature"]), ("bun", "hono", ["feature", "mvc"]),
-    ("deno", "hono", ["mvc", "feature"]), ("node", "nestjs", ["modular"]), ("node", "nextjs", ["file-api"]),
+    ("node", "express", ["feature", "mvc"]),
+    ("bun", "express", ["mvc", "feature"]),
+    ("bun", "hono", ["feature", "mvc"]),
+    ("deno", "hono", ["mvc", "feature"]),
+    ("node", "nestjs", ["modular"]),
+    ("node", "nextjs", ["file-api"]),
 ]
 SCRIPT_RUN = re.compile(r"\b(npm|pnpm|yarn|bun) run ([^\s;&|]+)")
 
@@ -57,16 +61,23 @@ def all_cases() -> dict[str, dict]:
     for i, pm in enumerate(PACKAGE_MANAGERS):
         runtime, framework, architectures = STACKS[i % len(STACKS)]
         cases[f"{pm}-none"] = {
-            "packageManager": pm, "databaseEngine": "none", "architecture": architectures[i % len(architectures)],
-            "runtime": runtime, "framework": framework,
+            "packageManager": pm,
+            "databaseEngine": "none",
+            "architecture": architectures[i % len(architectures)],
+            "runtime": runtime,
+            "framework": framework,
         }
         for j, (engine, adapter) in enumerate(ADAPTERS.items()):
             runtime, framework, architectures = STACKS[(i + j + 1) % len(STACKS)]
             base = {
-                "packageManager": pm, "databaseEngine": engine, "databaseAdapter": adapter,
-                "architecture": architectures[(i + j) % len(architectures)], "runtime": runtime, "framework": framework,
+                "packageManager": pm,
+                "databaseEngine": engine,
+                "databaseAdapter": adapter,
+                "architecture": architectures[(i + j) % len(architectures)],
+                "runtime": runtime,
+                "framework": framework,
             }
-            cases[f"{pm}-{engine}-models"] = {**base, "bundles": [BUNDLES[(i + j) % len(BUNDLES)]]}
+            cases[f"{pm}-{engine}-models"] = {**base, "bundles": [BUNDLE_NAMES[(i + j) % len(BUNDLE_NAMES)]]}
             cases[f"{pm}-{engine}-no-models"] = {**base, "bundles": [], "models": []}
     # A scoped name and a rootDir: the database name and the script paths change.
     cases["pnpm-mysql-models"].update(projectName="@acme/shop-api", rootDir="apps/api")
@@ -132,7 +143,7 @@ class Generated:
 
     def script_runs(self) -> list[tuple[str, str]]:
         """(package manager, script) of every `<pm> run <script>` in the steps, in order."""
-        return [m.groups() for step in self.steps for m in SCRIPT_RUN.finditer(step.get("run", ""))]
+        return [(m[1], m[2]) for step in self.steps for m in SCRIPT_RUN.finditer(step.get("run", ""))]
 
 
 @pytest.fixture(params=list(CASES))
@@ -192,7 +203,7 @@ def test_installs_from_the_lockfile_once_one_is_committed(generated):
     assert script[:3] == [f"if [ -f {lockfile} ]; then", frozen, "else"], script
     assert script[-2:] == [plain, "fi"] and len(script) == 6, script
     assert script[3].startswith('echo "::warning title=No lockfile::') and lockfile in script[3], script
-    assert subprocess.run(["bash", "-n", "-c", steps[install]["run"]]).returncode == 0
+    assert subprocess.run(["bash", "-n", "-c", steps[install]["run"]], check=False).returncode == 0
     # The commands themselves run for real, in both states, in test_package_managers.py.
     field = package_manager_field(pm)
     assert generated.manifest.get("packageManager", "") == field
@@ -252,7 +263,7 @@ def test_migrates_exactly_when_there_are_models(generated):
     assert positions == sorted(positions) and positions[-1] < generated.runs(run_command(pm, "test"))
     if adapter == "drizzle":
         # Warn, after db:generate, when it wrote migrations into drizzle-kit's folder that are not committed.
-        out = re.search(r'out:\s*"(?:\./)?([^"]+)"', (generated.project / "drizzle.config.ts").read_text()).group(1)
+        out = search(r'out:\s*"(?:\./)?([^"]+)"', (generated.project / "drizzle.config.ts").read_text()).group(1)
         assert len(warnings) == 1 and warnings[0] > positions[0]
         check = generated.steps[warnings[0]]["run"]
         assert f"git status --porcelain -- {out}\n" in check or f"git status --porcelain -- {out})" in check
@@ -264,7 +275,7 @@ def required_env(env_module: str) -> set[str]:
     """Variables of the env module's schema that have no default."""
     keys = list(re.finditer(r"^  ([A-Z][A-Z0-9_]*): z\.", env_module, re.MULTILINE))
     ends = [k.start() for k in keys[1:]] + [env_module.index("});", keys[-1].start())]
-    return {k.group(1) for k, end in zip(keys, ends) if ".default(" not in env_module[k.start():end]}
+    return {k.group(1) for k, end in zip(keys, ends, strict=False) if ".default(" not in env_module[k.start() : end]}
 
 
 def test_database_service_and_url_match_the_engine(generated):
@@ -285,10 +296,10 @@ def test_database_service_and_url_match_the_engine(generated):
     assert "--health-cmd" in service["options"] and "--health-retries" in service["options"]
 
     url = urlsplit(env["DATABASE_URL"])
-    protocol = re.search(r"protocol: /(.+?)/,", generated.env_module).group(1)
+    protocol = search(r"protocol: /(.+?)/,", generated.env_module).group(1)
     assert re.search(protocol, url.scheme), f"{url.scheme} is refused by the env module's /{protocol}/"
     assert url.hostname in ("localhost", "127.0.0.1") and url.port == port
-    example = re.search(r"^DATABASE_URL=(.+)$", (generated.project / ".env.example").read_text(), re.MULTILINE)
+    example = search(r"^DATABASE_URL=(.+)$", (generated.project / ".env.example").read_text(), re.MULTILINE)
     assert env["DATABASE_URL"] == example.group(1)
     database = url.path.lstrip("/")
     assert database == db_name(generated.manifest["name"])
@@ -314,7 +325,10 @@ def test_every_workflow_matches_githubs_schema(renders, tmp_path):
     broken.write_text(files[0].read_text().replace("runs-on:", "run-on:"))
     done = subprocess.run(
         [str(CHECKER), "--builtin-schema", "vendor.github-workflows", *map(str, files), str(broken)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     report = done.stdout + done.stderr
     assert done.returncode == 1, report

@@ -11,7 +11,7 @@ import pytest
 from conftest import free_port, get_json, install_node_modules, render, run, wait_listening
 
 ARCHITECTURES = ["mvc", "feature"]
-DATABASES = {"none": None, "postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
+DATABASES: dict[str, str | None] = {"none": None, "postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
 CLOSED_PORT_URLS = {
     "postgresql": "postgres://postgres@127.0.0.1:1/postgres",
     "mysql": "mysql://root@127.0.0.1:1/mysql",
@@ -19,7 +19,7 @@ CLOSED_PORT_URLS = {
 
 
 def generate(tmp_path: Path, architecture: str, engine: str) -> Path:
-    answers = {"architecture": architecture, "databaseEngine": engine}
+    answers: dict[str, object] = {"architecture": architecture, "databaseEngine": engine}
     if DATABASES[engine]:
         # The connection layer alone; the data-model bundles have their own tests.
         answers.update(databaseAdapter=DATABASES[engine], bundles=[], models=[])
@@ -47,7 +47,12 @@ class Server:
         self.port = free_port()
         env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1", "DATABASE_URL": database_url}
         self.process = subprocess.Popen(
-            ["node", "dist/server.js"], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            ["node", "dist/server.js"],
+            cwd=project,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         wait_listening(self.process, self.port, "the server", seconds=20)
 
@@ -73,7 +78,7 @@ def test_readiness_against_the_real_database(tmp_path, architecture, engine, dat
     run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
 
     server = Server(project, database_url)
-    assert server.get("/health") [0] == 200
+    assert server.get("/health")[0] == 200
     assert server.get("/health/ready") == (200, {"status": "ready", "database": "up"})
     assert server.stop() == 0, "SIGTERM must shut the server down cleanly"
 
@@ -88,7 +93,9 @@ def test_a_bad_environment_stops_the_server_with_a_clear_message(tmp_path):
     project = generate(tmp_path, "feature", "postgresql")
     run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
     env = {**os.environ, "DATABASE_URL": "not a url", "PORT": "eighty"}
-    done = subprocess.run(["node", "dist/server.js"], cwd=project, env=env, capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        ["node", "dist/server.js"], cwd=project, env=env, capture_output=True, text=True, timeout=30, check=False
+    )
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1].startswith("Invalid environment: ")
     assert "PORT" in done.stderr and "DATABASE_URL: must be a postgres:// URL" in done.stderr

@@ -26,12 +26,25 @@ ANSWERS = "stackwright-answers.yml"
 WORKFLOW = REPO / ".github" / "workflows" / "instantiate.yml"
 # The template's own sources: none of them may remain in an instantiated project.
 TEMPLATE_SOURCES = [
-    "copier.yml", "template", "extensions", "hooks", "tests/conftest.py", "scripts/instantiate.py", "schema",
-    "benchmarks", ".ci", ANSWERS, "requirements.txt", "pytest.ini", ".github/workflows/instantiate.yml",
+    "copier.yml",
+    "template",
+    "extensions",
+    "hooks",
+    "tests/conftest.py",
+    "scripts/instantiate.py",
+    "schema",
+    "benchmarks",
+    ".ci",
+    ANSWERS,
+    "requirements.txt",
+    "pytest.ini",
+    ".github/workflows/instantiate.yml",
 ]
 GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "Stackwright Tests", "GIT_AUTHOR_EMAIL": "tests@stackwright.invalid",
-    "GIT_COMMITTER_NAME": "Stackwright Tests", "GIT_COMMITTER_EMAIL": "tests@stackwright.invalid",
+    "GIT_AUTHOR_NAME": "Stackwright Tests",
+    "GIT_AUTHOR_EMAIL": "tests@stackwright.invalid",
+    "GIT_COMMITTER_NAME": "Stackwright Tests",
+    "GIT_COMMITTER_EMAIL": "tests@stackwright.invalid",
 }
 NON_DEFAULT = {"architecture": "mvc", "databaseEngine": "mysql", "databaseAdapter": "drizzle", "packageManager": "pnpm"}
 
@@ -56,7 +69,12 @@ def instantiate(project: Path, *args: str, upstream: Path | None = None) -> subp
     upstream_args = ["--upstream", str(upstream)] if upstream else []
     return subprocess.run(
         [sys.executable, "scripts/instantiate.py", *upstream_args, *args],
-        cwd=project, capture_output=True, text=True, timeout=300, env={**os.environ, **GIT_IDENTITY},
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **GIT_IDENTITY},
+        check=False,
     )
 
 
@@ -88,7 +106,7 @@ def set_answers(project: Path, **answers: str) -> None:
     path = project / ANSWERS
     text = path.read_text()
     for key, value in answers.items():
-        text, count = re.subn(rf"^(?:# )?{key}:.*$", f"{key}: {value}", text, count=1, flags=re.M)
+        text, count = re.subn(rf"^(?:# )?{key}:.*$", f"{key}: {value}", text, count=1, flags=re.MULTILINE)
         assert count == 1, f"{key} is not in {ANSWERS}"
     path.write_text(text)
 
@@ -98,8 +116,7 @@ def shipped_answers() -> tuple[dict, dict]:
     text = (REPO / ANSWERS).read_text()
     active = yaml.safe_load(text) or {}
     commented = {
-        m.group(1): yaml.safe_load(m.group(2))
-        for m in re.finditer(r"^# ([a-z]\w*): (.+)$", text, flags=re.M)
+        m.group(1): yaml.safe_load(m.group(2)) for m in re.finditer(r"^# ([a-z]\w*): (.+)$", text, flags=re.MULTILINE)
     }
     return active, commented
 
@@ -107,8 +124,15 @@ def shipped_answers() -> tuple[dict, dict]:
 def copier_defaults(scratch: Path, **data: object) -> dict:
     """Every question's answer (hidden ones too) that Copier gives with --defaults, writing nothing."""
     worker = run_copy(
-        str(REPO), scratch / "my-api", data=data, defaults=True, unsafe=True, vcs_ref="HEAD",
-        quiet=True, pretend=True, skip_tasks=True,
+        str(REPO),
+        scratch / "my-api",
+        data=data,
+        defaults=True,
+        unsafe=True,
+        vcs_ref="HEAD",
+        quiet=True,
+        pretend=True,
+        skip_tasks=True,
     )
     return dict(worker.answers.user)
 
@@ -234,8 +258,16 @@ def answer(key: str, value: str):
         (None, "missing-template", "upstream missing-template: no such directory"),
     ],
     ids=[
-        "invalid-choice", "validator", "not-a-list", "not-a-string", "unknown-question", "not-a-mapping",
-        "bad-yaml", "unreadable", "no-upstream", "missing-upstream",
+        "invalid-choice",
+        "validator",
+        "not-a-list",
+        "not-a-string",
+        "unknown-question",
+        "not-a-mapping",
+        "bad-yaml",
+        "unreadable",
+        "no-upstream",
+        "missing-upstream",
     ],
 )
 def test_bad_input_is_one_line_and_leaves_the_repository_untouched(upstream, project, spoil, upstream_arg, expected):
@@ -262,7 +294,11 @@ def test_refuses_a_repository_that_is_not_a_template_checkout(tmp_path, upstream
 
     done = subprocess.run(
         [sys.executable, str(upstream.path / "scripts" / "instantiate.py"), "--upstream", str(upstream.path)],
-        cwd=rendered, capture_output=True, text=True, timeout=60,
+        cwd=rendered,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
     assert done.returncode != 0
@@ -327,11 +363,18 @@ def run_step(name_part: str, tmp_path: Path, env: dict[str, str]) -> tuple[subpr
     output.write_text("")
     done = subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=30,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
         env={
-            "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}", "GITHUB_OUTPUT": str(output),
-            "GITHUB_REPOSITORY": "someone/my-api", "GITHUB_SERVER_URL": "https://github.com", **env,
+            "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}",
+            "GITHUB_OUTPUT": str(output),
+            "GITHUB_REPOSITORY": "someone/my-api",
+            "GITHUB_SERVER_URL": "https://github.com",
+            **env,
         },
+        check=False,
     )
     return done, output.read_text()
 
@@ -346,6 +389,7 @@ def fake_gh(tmp_path: Path, script: str) -> None:
 def test_workflow_runs_once_in_repositories_created_from_the_template():
     document = workflow()
     triggers = document.get("on", document.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert triggers, "the workflow has no triggers"
     assert {"push", "workflow_dispatch"} <= set(triggers)
     assert {"upstream", "ref"} <= set(triggers["workflow_dispatch"]["inputs"])
     job = document["jobs"]["instantiate"]
@@ -423,6 +467,9 @@ def test_workflow_is_valid_for_github():
     checker = Path(sys.executable).parent / "check-jsonschema"  # pinned in requirements.txt
     done = subprocess.run(
         [str(checker), "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr

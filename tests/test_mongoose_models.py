@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import install_node_modules, render, run
+
 from stackwright.bundles import BUNDLES, RELATIONAL_ONLY
 from stackwright.layouts import LAYOUTS, model_file
 
@@ -274,7 +275,7 @@ LEDGER_GUARDED = [
 
 def _variants() -> list[tuple[str, list[str], list[str] | None, str]]:
     """(architecture, bundles, models answer or None for the index template, id)."""
-    out = []
+    out: list[tuple[str, list[str], list[str] | None, str]] = []
     for arch in ARCHITECTURES:
         for bundle in ALL_BUNDLES:
             out.append((arch, [bundle], None, f"{arch}-{bundle}-index"))
@@ -414,13 +415,13 @@ def test_sync_indexes_script_reports_failures(tmp_path: Path) -> None:
 
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     cmd = ["npx", "--no-install", "tsx", script]
-    done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode != 0
     assert "DATABASE_URL is not set" in done.stderr
 
     # A URL from .env is used: nothing listens on port 1, so the connection error is reported.
     (project / ".env").write_text("DATABASE_URL=mongodb://127.0.0.1:1/sw_sync_test\n")
-    done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode != 0
     assert "db:sync-indexes failed:" in done.stderr
     assert "ECONNREFUSED" in done.stderr or "127.0.0.1:1" in done.stderr, done.stderr

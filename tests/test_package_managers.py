@@ -17,16 +17,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import shutil
+import subprocess
 import warnings
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CACHE, NPM_CACHE, commit_all, git, npm_tool, render
+from conftest import CACHE, NPM_CACHE, commit_all, git, npm_tool, render, search
 
-from stackwright.packages import VERSIONS, install_command, lockfile as lockfile_name, package_manager_field
+from stackwright.packages import VERSIONS, install_command, package_manager_field
+from stackwright.packages import lockfile as lockfile_name
 
 # The npm package that carries each tool, and its executable.
 TOOL_PACKAGES = {"pnpm": ("pnpm", "pnpm"), "yarn": ("@yarnpkg/cli-dist", "yarn"), "bun": ("bun", "bun")}
@@ -67,7 +68,9 @@ def package_manager(manager: str) -> Path:
     version = VERSIONS["packageManagers"][manager]
     package, executable = TOOL_PACKAGES[manager]
     exe = npm_tool(package, version) / ".bin" / executable
-    done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60, env=tool_env(manager))
+    done = subprocess.run(
+        [str(exe), "--version"], capture_output=True, text=True, timeout=60, env=tool_env(manager), check=False
+    )
     assert done.stdout.strip() == version, f"{exe} --version: {done.stdout}{done.stderr}"
     return exe
 
@@ -76,7 +79,13 @@ def run_tool(
     exe: Path | str, manager: str, args: list[str], project: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(exe), *args], cwd=project, capture_output=True, text=True, timeout=600, env=env or tool_env(manager)
+        [str(exe), *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env or tool_env(manager),
+        check=False,
     )
 
 
@@ -119,8 +128,19 @@ def stub_other_platform_binaries(
         if package not in pinned:
             continue
         done = subprocess.run(
-            ["npm", "view", f"{package}@{pinned[package]}", "optionalDependencies", "--json", "--cache", str(NPM_CACHE)],
-            capture_output=True, text=True, timeout=120,
+            [
+                "npm",
+                "view",
+                f"{package}@{pinned[package]}",
+                "optionalDependencies",
+                "--json",
+                "--cache",
+                str(NPM_CACHE),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         assert done.returncode == 0, done.stdout + done.stderr
         for name, version in json.loads(done.stdout).items():
@@ -147,7 +167,7 @@ def install(exe: Path | str, manager: str, project: Path, scratch: Path, env: di
     if manager == "yarn" and done.returncode != 0 and MISSING_PLATFORM_BINARY.search(done.stdout):
         stubbed = stub_other_platform_binaries(project, scratch)
         warnings.warn(
-            f"the registry lacks {MISSING_PLATFORM_BINARY.search(done.stdout).group(1)}: Yarn resolved the "
+            f"the registry lacks {search(MISSING_PLATFORM_BINARY.pattern, done.stdout).group(1)}: Yarn resolved the "
             f"other-platform binaries to empty local packages ({', '.join(stubbed)})",
             stacklevel=1,
         )
@@ -213,7 +233,12 @@ def ci_install(manager: str, project: Path) -> subprocess.CompletedProcess[str]:
         env["PATH"] = f"{package_manager(manager).parent}{os.pathsep}{env['PATH']}"
     return subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
-        cwd=project, capture_output=True, text=True, timeout=600, env=env,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        check=False,
     )
 
 
@@ -244,8 +269,9 @@ def first_ci_install(manager: str, project: Path, scratch: Path) -> str:
 
 @pytest.mark.parametrize("manager", ["npm", "pnpm", "yarn", "bun"])
 def test_ci_installs_plainly_without_a_lockfile_and_exactly_from_a_committed_one(tmp_path, manager):
-    project = render(tmp_path / "api", projectName=f"ci-{manager}", packageManager=manager,
-                     databaseEngine="none", architecture="mvc")
+    project = render(
+        tmp_path / "api", projectName=f"ci-{manager}", packageManager=manager, databaseEngine="none", architecture="mvc"
+    )
     lockfile = project / lockfile_name(manager)
     assert not lockfile.exists(), "generated projects ship no lockfile"
 

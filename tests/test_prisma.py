@@ -21,7 +21,15 @@ from pathlib import Path
 
 import pytest
 from conftest import (
-    REPO, FreshDatabase, install_node_modules, npm_tool, prisma_stand_in, query, render, require_server, run,
+    REPO,
+    FreshDatabase,
+    install_node_modules,
+    npm_tool,
+    prisma_stand_in,
+    query,
+    render,
+    require_server,
+    run,
     server_url,
 )
 from test_drizzle_models import UNION, behaviour_problems
@@ -41,7 +49,8 @@ PACKAGES = VERSIONS["packages"]
 
 def wasm_tools() -> Path:
     return npm_tool(
-        "@prisma/schema-engine-wasm", PRISMA_WASM,
+        "@prisma/schema-engine-wasm",
+        PRISMA_WASM,
         f"@prisma/prisma-schema-wasm@{PRISMA_WASM}",
         f"@prisma/adapter-pg@{PACKAGES['@prisma/adapter-pg']}",
         f"@prisma/driver-adapter-utils@{PACKAGES['@prisma/adapter-pg']}",
@@ -55,8 +64,13 @@ def prisma_project(dst: Path, engine: str, architecture: str, models: list[str] 
     models = models or UNION
     bundles = sorted({item.split("/")[0] for item in models})
     project = render(
-        dst, projectName="api", architecture=architecture, databaseEngine=engine, databaseAdapter="prisma",
-        bundles=bundles, models=models,
+        dst,
+        projectName="api",
+        architecture=architecture,
+        databaseEngine=engine,
+        databaseAdapter="prisma",
+        bundles=bundles,
+        models=models,
     )
     install_node_modules(project)
     env = prisma_stand_in(dst.parent)
@@ -78,7 +92,10 @@ def checks_pass(project: Path, env: dict) -> None:
 def schema_engine(command: str, project: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["node", str(HELPERS / "schema-engine.mjs"), str(wasm_tools()), command, str(project), url, *args],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 
@@ -94,7 +111,11 @@ def runtime_checks(project: Path, architecture: str, url: str) -> None:
     database = LAYOUTS[architecture]["database.ts"]
     done = subprocess.run(
         ["npx", "--no-install", "tsx", str(HELPERS / "runtime-checks.mts"), database, url],
-        cwd=project, capture_output=True, text=True, timeout=120,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0 and "FAILED" not in done.stdout, f"{done.stdout}\n{done.stderr}"
     assert done.stdout.count("ok ") >= 11, done.stdout
@@ -132,8 +153,12 @@ def test_a_schema_change_shows_in_the_migrations_diff(tmp_path):
     """The diff that proves migrations and schema agree can fail."""
     require_server("PostgreSQL", 5432)
     project = render(
-        tmp_path / "api", projectName="api", databaseEngine="postgresql", databaseAdapter="prisma",
-        bundles=["auth"], models=["auth/user", "auth/session"],
+        tmp_path / "api",
+        projectName="api",
+        databaseEngine="postgresql",
+        databaseAdapter="prisma",
+        bundles=["auth"],
+        models=["auth/user", "auth/session"],
     )
     with FreshDatabase("postgresql") as db:
         url = server_url("postgresql", db)
@@ -169,11 +194,15 @@ def expected_mysql(datamodel: dict) -> dict[str, set]:
                 if field.get("relationFromFields"):
                     target = next(m for m in datamodel["models"] if m["name"] == field["type"])
                     target_columns = {f["name"]: f.get("dbName") or f["name"] for f in target["fields"]}
-                    foreign_keys.add((
-                        table, tuple(by_name[f] for f in field["relationFromFields"]), tables[field["type"]],
-                        tuple(target_columns[f] for f in field["relationToFields"]),
-                        REFERENTIAL[field.get("relationOnDelete", "NoAction")],
-                    ))
+                    foreign_keys.add(
+                        (
+                            table,
+                            tuple(by_name[f] for f in field["relationFromFields"]),
+                            tables[field["type"]],
+                            tuple(target_columns[f] for f in field["relationToFields"]),
+                            REFERENTIAL[field.get("relationOnDelete", "NoAction")],
+                        )
+                    )
                 continue
             native = field.get("nativeType")
             if field["kind"] == "enum":
@@ -267,8 +296,13 @@ def test_mysql_migrations_with_prismas_native_engine(tmp_path):
     require_server("MariaDB", 3306)
     project, _ = prisma_project(tmp_path / "api", "mysql", "mvc", ["auth/user", "auth/session"])
     probe = subprocess.run(
-        ["npx", "--no-install", "prisma", "version"], cwd=project, capture_output=True, text=True, timeout=120,
+        ["npx", "--no-install", "prisma", "version"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={k: v for k, v in os.environ.items() if k != "PRISMA_SCHEMA_ENGINE_BINARY"},
+        check=False,
     )
     if probe.returncode != 0:
         error = next((line for line in probe.stderr.splitlines() if "Error" in line), probe.stderr[-300:])
@@ -285,13 +319,21 @@ def test_mysql_migrations_with_prismas_native_engine(tmp_path):
 
 def test_migrate_commands_fail_loudly_with_the_stand_in_engine(tmp_path):
     project = render(
-        tmp_path / "api", projectName="api", databaseEngine="postgresql", databaseAdapter="prisma",
-        bundles=["auth"], models=["auth/user"],
+        tmp_path / "api",
+        projectName="api",
+        databaseEngine="postgresql",
+        databaseAdapter="prisma",
+        bundles=["auth"],
+        models=["auth/user"],
     )
     install_node_modules(project)
     done = subprocess.run(
-        ["npx", "--no-install", "prisma", "migrate", "deploy"], cwd=project, capture_output=True, text=True,
+        ["npx", "--no-install", "prisma", "migrate", "deploy"],
+        cwd=project,
+        capture_output=True,
+        text=True,
         env={**os.environ, **prisma_stand_in(tmp_path), "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/postgres"},
+        check=False,
     )
     assert done.returncode != 0, "a migrate command passed with an engine that does nothing"
 
@@ -300,17 +342,28 @@ def test_migrate_commands_fail_loudly_with_the_stand_in_engine(tmp_path):
 def test_a_broken_schema_fails_validation(tmp_path, engine):
     bundles = {"bundles": ["blog-app"], "models": ["blog-app/user", "blog-app/post"]}
     project = render(
-        tmp_path / "api", projectName="api", databaseEngine=engine, databaseAdapter="prisma", **bundles,
+        tmp_path / "api",
+        projectName="api",
+        databaseEngine=engine,
+        databaseAdapter="prisma",
+        **bundles,
     )
     install_node_modules(project)
     # Prisma 6 (MongoDB) reads the URL when it validates; the project's .env would give it.
-    env = {**prisma_stand_in(tmp_path), "DATABASE_URL": server_url(engine, "app") if engine != "mongodb" else "mongodb://localhost/app"}
+    env = {
+        **prisma_stand_in(tmp_path),
+        "DATABASE_URL": server_url(engine, "app") if engine != "mongodb" else "mongodb://localhost/app",
+    }
     run(["npx", "--no-install", "prisma", "validate"], project, env)
     post = project / "prisma" / "schema" / "post.prisma"
     post.write_text(post.read_text().replace("model Post {", "model Post {\n  author2 Usr"))
     done = subprocess.run(
-        ["npx", "--no-install", "prisma", "validate"], cwd=project, capture_output=True, text=True,
+        ["npx", "--no-install", "prisma", "validate"],
+        cwd=project,
+        capture_output=True,
+        text=True,
         env={**os.environ, **env},
+        check=False,
     )
     assert done.returncode != 0 and "Usr" in done.stdout + done.stderr
 
@@ -327,16 +380,25 @@ def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tm
     checks_pass(project, {**env, "DATABASE_URL": "mongodb://localhost:27017/app"})
     layout = LAYOUTS["mvc"]
     done = run(
-        ["npx", "--no-install", "tsx", str(HELPERS / "mongodb-checks.mts"),
-         layout["database.ts"], layout["indexes.ts"], layout["constants.ts"]],
+        [
+            "npx",
+            "--no-install",
+            "tsx",
+            str(HELPERS / "mongodb-checks.mts"),
+            layout["database.ts"],
+            layout["indexes.ts"],
+            layout["constants.ts"],
+        ],
         project,
     )
     report = json.loads(done.strip().splitlines()[-1])
     ttl = {c["createIndexes"]: c["indexes"][0] for c in report["commands"] if "expireAfterSeconds" in c["indexes"][0]}
     assert {name: index["expireAfterSeconds"] for name, index in ttl.items()} == report["ttl"]
     assert all(index["key"] == {"createdAt": 1} and index["name"] == "createdAt_1" for index in ttl.values())
-    assert {"createIndexes": "posts", "indexes": [
-        {"key": {"title": "text", "content": "text"}, "name": "title_text_content_text"}]} in report["commands"]
+    assert {
+        "createIndexes": "posts",
+        "indexes": [{"key": {"title": "text", "content": "text"}, "name": "title_text_content_text"}],
+    } in report["commands"]
     assert report["sameAsList"]
     for call in ("update", "deleteMany", "upsert"):
         assert report[call] == f"LedgerImmutableError: {report['message']}", report

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import pytest
-import yaml
 from build_registry import plain_copy
 from conftest import REPO, copier_cli, render
 from copier._main import Worker
 from jsonschema import Draft7Validator
+
 from validate_config import config_errors
 
 SCHEMA = json.loads((REPO / "schema" / "stackwright.schema.json").read_text())
@@ -24,8 +25,13 @@ BUILT_STACKS = {
     for architecture in ARCHITECTURES
 } | {("node", "nestjs", "modular"), ("node", "nextjs", "file-api")}
 DATABASES = [
-    ("none", None), ("postgresql", "drizzle"), ("mysql", "drizzle"), ("mongodb", "mongoose"),
-    ("postgresql", "prisma"), ("mysql", "prisma"), ("mongodb", "prisma"),
+    ("none", None),
+    ("postgresql", "drizzle"),
+    ("mysql", "drizzle"),
+    ("mongodb", "mongoose"),
+    ("postgresql", "prisma"),
+    ("mysql", "prisma"),
+    ("mongodb", "prisma"),
 ]
 PACKAGE_MANAGERS = ["npm", "pnpm", "bun", "yarn"]
 
@@ -105,10 +111,16 @@ def test_root_dir_places_the_sources(tmp_path):
 
 REFUSED = [
     (["runtime=deno", "framework=express"], "framework 'express' is not available on runtime 'deno'; choose hono"),
-    (["runtime=bun", "framework=nextjs"], "framework 'nextjs' is not available on runtime 'bun'; choose hono or express"),
+    (
+        ["runtime=bun", "framework=nextjs"],
+        "framework 'nextjs' is not available on runtime 'bun'; choose hono or express",
+    ),
     (["runtime=python"], "Invalid choice for 'runtime': 'python' is not in ['node', 'deno', 'bun']"),
     (["framework=hono"], "framework 'hono' is not available on runtime 'node'; choose express or nestjs or nextjs"),
-    (["framework=nestjs", "architecture=feature"], "architecture 'feature' is not available on framework 'nestjs'; choose modular"),
+    (
+        ["framework=nestjs", "architecture=feature"],
+        "architecture 'feature' is not available on framework 'nestjs'; choose modular",
+    ),
     (["architecture=modular"], "architecture 'modular' is not available on framework 'express'; choose mvc or feature"),
     (["architecture=layered"], "Invalid choice for 'architecture': 'layered' is not in ['mvc', 'feature']"),
     (["packageManager=pip"], "Invalid choice for 'packageManager': 'pip' is not in"),
@@ -163,7 +175,7 @@ def plain_template(tmp_path_factory):
 
 
 def questions_accept(template, destination, answers) -> bool:
-    worker = Worker(src_path=str(template), dst_path=str(destination), data=answers, defaults=True, unsafe=True)
+    worker = Worker(src_path=str(template), dst_path=Path(destination), data=answers, defaults=True, unsafe=True)
     try:
         worker._ask()
     except ValueError:
@@ -199,7 +211,8 @@ def test_questions_accept_exactly_what_the_schema_accepts_within_scope(plain_tem
             "database": {"engine": engine, "adapter": adapter} if engine else None,
         }
         in_scope = (runtime, framework, architecture) in BUILT_STACKS and (
-            engine or "none", adapter
+            engine or "none",
+            adapter,
         ) in in_scope_databases
         schema_ok = validator.is_valid(config)
         questions_ok = questions_accept(plain_template, tmp_path / "dst", answers)

@@ -39,8 +39,12 @@ def orm(slug: str, engine: str, adapter: str, runtime: str = "node", framework: 
 
 # Every stack this release builds, with its architectures.
 BUILT_STACKS = {
-    ("node", "express"): {"mvc", "feature"}, ("bun", "express"): {"mvc", "feature"}, ("bun", "hono"): {"mvc", "feature"},
-    ("deno", "hono"): {"mvc", "feature"}, ("node", "nestjs"): {"modular"}, ("node", "nextjs"): {"file-api"},
+    ("node", "express"): {"mvc", "feature"},
+    ("bun", "express"): {"mvc", "feature"},
+    ("bun", "hono"): {"mvc", "feature"},
+    ("deno", "hono"): {"mvc", "feature"},
+    ("node", "nestjs"): {"modular"},
+    ("node", "nextjs"): {"file-api"},
 }
 
 
@@ -62,16 +66,14 @@ def test_registry_matches_its_schema_and_the_spec(slug):
                 assert arch["files"], "every template adds files"
 
 
-@pytest.mark.parametrize(
-    "path", ["/etc/passwd", "../x.ts", "src/../../x.ts", "a//b.ts", "a\\\\b.ts", ".."]
-)
+@pytest.mark.parametrize("path", ["/etc/passwd", "../x.ts", "src/../../x.ts", "a//b.ts", "a\\\\b.ts", ".."])
 def test_registry_schema_rejects_unsafe_paths(path):
     document = load("auth")
     entry = orm("auth", "postgresql", "drizzle")["templates"]["index"]["architectures"]["mvc"]
     entry["files"] = [{"type": "file", "path": path, "content": ""}]
-    document["runtimes"]["node"]["frameworks"]["express"]["databases"]["postgresql"]["orms"]["drizzle"][
-        "templates"
-    ]["index"]["architectures"]["mvc"] = entry
+    document["runtimes"]["node"]["frameworks"]["express"]["databases"]["postgresql"]["orms"]["drizzle"]["templates"][
+        "index"
+    ]["architectures"]["mvc"] = entry
     assert not VALIDATOR.is_valid(document)
 
 
@@ -90,7 +92,9 @@ def test_copier_writes_every_registry_file_identically(tmp_path, slug, engine, a
     entry = orm(slug, engine, adapter)
     for name, items in template_names(slug, adapter, engine).items():
         for architecture, spec in entry["templates"][name]["architectures"].items():
-            project = render(tmp_path / f"{name}-{architecture}", **answers_for(slug, engine, adapter, architecture, items))
+            project = render(
+                tmp_path / f"{name}-{architecture}", **answers_for(slug, engine, adapter, architecture, items)
+            )
             for file in spec["files"]:
                 written = project / file["path"]
                 assert written.is_file(), f"{slug}/{name}/{architecture}: {file['path']} not written"

@@ -5,10 +5,12 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+from typing import Any
 
 import pytest
 from conftest import REPO, ecma
 from jsonschema import Draft7Validator
+
 from validate_config import config_errors
 
 SCHEMA = json.loads((REPO / "schema" / "stackwright.schema.json").read_text())
@@ -52,7 +54,7 @@ def valid(config: object) -> bool:
     return verdict
 
 
-def with_(**changes: object) -> dict:
+def with_(**changes: Any) -> dict:
     config = copy.deepcopy(VALID)
     config.update(changes)
     return config
@@ -93,11 +95,26 @@ def test_version_pattern_accepts(version):
     assert valid(with_(version=version))
 
 
-@pytest.mark.parametrize("version", [
-    "1.2", "v1.2.3", "1.2.3-beta", "1.2.3.4", "a.b.c", "", "1..3",
-    # Python's re alone accepts these: its $ matches before a final newline, its \\d any digit.
-    "1.2.3\n", "\n1.2.3", "1.2.3\r", "1.2.3\u2028", "\u0661.\u0662.\u0663", "1.2.\uff13", "1.2.\u0663",
-])
+@pytest.mark.parametrize(
+    "version",
+    [
+        "1.2",
+        "v1.2.3",
+        "1.2.3-beta",
+        "1.2.3.4",
+        "a.b.c",
+        "",
+        "1..3",
+        # Python's re alone accepts these: its $ matches before a final newline, its \\d any digit.
+        "1.2.3\n",
+        "\n1.2.3",
+        "1.2.3\r",
+        "1.2.3\u2028",
+        "\u0661.\u0662.\u0663",
+        "1.2.\uff13",
+        "1.2.\u0663",
+    ],
+)
 def test_version_pattern_rejects(version):
     assert not valid(with_(version=version))
 
@@ -125,7 +142,7 @@ def test_unknown_values_are_rejected(field):
     list(itertools.product(FRAMEWORKS_BY_RUNTIME, ["express", "nestjs", "nextjs", "hono"])),
 )
 def test_runtime_decides_framework(runtime, framework):
-    architecture = sorted(ARCHITECTURES_BY_FRAMEWORK[framework])[0]
+    architecture = min(ARCHITECTURES_BY_FRAMEWORK[framework])
     config = with_(runtime=runtime, framework=framework, architecture=architecture)
     assert valid(config) == (framework in FRAMEWORKS_BY_RUNTIME[runtime])
 

@@ -21,13 +21,27 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from conftest import (
-    CACHE, NODE_LTS_VERSION, FreshDatabase, free_port, get_json, install_node_modules, node_lts_bin, npm_tool,
-    prisma_stand_in, query, render, require_server, run, server_url, wait_listening,
+    CACHE,
+    NODE_LTS_VERSION,
+    FreshDatabase,
+    copied,
+    free_port,
+    get_json,
+    install_node_modules,
+    node_lts_bin,
+    npm_tool,
+    prisma_stand_in,
+    query,
+    render,
+    require_server,
+    run,
+    server_url,
+    wait_listening,
 )
 from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
@@ -45,7 +59,12 @@ DATA_LAYERS = {
 }
 # Each stack's architectures, taken in turn across its data layers.
 STACKS = {
-    "bun-express": {"runtime": "bun", "framework": "express", "packageManager": "bun", "architecture": ["mvc", "feature"]},
+    "bun-express": {
+        "runtime": "bun",
+        "framework": "express",
+        "packageManager": "bun",
+        "architecture": ["mvc", "feature"],
+    },
     "bun-hono": {"runtime": "bun", "framework": "hono", "packageManager": "bun", "architecture": ["mvc", "feature"]},
     "deno-hono": {"runtime": "deno", "framework": "hono", "packageManager": "npm", "architecture": ["mvc", "feature"]},
     "node-nestjs": {"runtime": "node", "framework": "nestjs", "packageManager": "npm", "architecture": ["modular"]},
@@ -61,19 +80,25 @@ def stack_answers(stack: str, turn: int) -> dict:
 
 CASES = {
     f"{stack}-{layer}": {
-        **stack_answers(stack, turn), **DATA_LAYERS[layer],
+        **stack_answers(stack, turn),
+        **DATA_LAYERS[layer],
         **({"bundles": ALL_BUNDLES} if layer != "none" else {}),
     }
     for stack in STACKS
     for turn, layer in enumerate(DATA_LAYERS)
 }
 # One model whose references are absent (accounts and transactions are not chosen).
-CASES.update({
-    f"{stack}-postgresql-ledger-only": {
-        **stack_answers(stack, 0), **DATA_LAYERS["postgresql"], "bundles": ["banking-app"], "models": ["banking-app/ledger"],
+CASES.update(
+    {
+        f"{stack}-postgresql-ledger-only": {
+            **stack_answers(stack, 0),
+            **DATA_LAYERS["postgresql"],
+            "bundles": ["banking-app"],
+            "models": ["banking-app/ledger"],
+        }
+        for stack in STACKS
     }
-    for stack in STACKS
-})
+)
 # Every package manager installs a Deno project and a NestJS one: npm above, bun, pnpm and Yarn here.
 CASES["deno-hono-none"].update(packageManager="bun", rootDir="apps/api")
 CASES["deno-hono-mysql"]["packageManager"] = "pnpm"
@@ -87,28 +112,43 @@ CASES["node-nextjs-postgresql-ledger-only"]["packageManager"] = "yarn"
 # Prisma once per stack (Node + Express: tests/test_prisma.py), each engine at least once,
 # with the package managers in turn.
 PRISMA_CASES = {
-    "bun-express": ("mysql", "bun"), "bun-hono": ("mongodb", "bun"), "deno-hono": ("postgresql", "pnpm"),
-    "node-nestjs": ("mysql", "yarn"), "node-nextjs": ("postgresql", "npm"),
+    "bun-express": ("mysql", "bun"),
+    "bun-hono": ("mongodb", "bun"),
+    "deno-hono": ("postgresql", "pnpm"),
+    "node-nestjs": ("mysql", "yarn"),
+    "node-nextjs": ("postgresql", "npm"),
 }
-CASES.update({
-    f"{stack}-prisma-{engine}": {
-        **stack_answers(stack, 1), "databaseEngine": engine, "databaseAdapter": "prisma", "bundles": ALL_BUNDLES,
-        "packageManager": manager,
+CASES.update(
+    {
+        f"{stack}-prisma-{engine}": {
+            **stack_answers(stack, 1),
+            "databaseEngine": engine,
+            "databaseAdapter": "prisma",
+            "bundles": ALL_BUNDLES,
+            "packageManager": manager,
+        }
+        for stack, (engine, manager) in PRISMA_CASES.items()
     }
-    for stack, (engine, manager) in PRISMA_CASES.items()
-})
+)
 
 # The current Node.js LTS (every other case runs on this machine's Node 20): each Node framework
 # once, each on another data layer and package manager, which installs it running on that Node.
 NODE_LTS_CASES = {
     "node-express-postgresql": {
-        "runtime": "node", "framework": "express", "architecture": "feature", **DATA_LAYERS["postgresql"],
-        "bundles": ALL_BUNDLES, "packageManager": "npm",
+        "runtime": "node",
+        "framework": "express",
+        "architecture": "feature",
+        **DATA_LAYERS["postgresql"],
+        "bundles": ALL_BUNDLES,
+        "packageManager": "npm",
     },
     "node-nestjs-mongodb": {**CASES["node-nestjs-mongodb"], "packageManager": "pnpm"},
     "node-nextjs-prisma-mysql": {
-        **stack_answers("node-nextjs", 0), "databaseEngine": "mysql", "databaseAdapter": "prisma",
-        "bundles": ALL_BUNDLES, "packageManager": "yarn",
+        **stack_answers("node-nextjs", 0),
+        "databaseEngine": "mysql",
+        "databaseAdapter": "prisma",
+        "bundles": ALL_BUNDLES,
+        "packageManager": "yarn",
     },
 }
 
@@ -152,7 +192,9 @@ def install(project: Path, manager: str, scratch: Path, node: Path | None = None
         env["PATH"] = os.pathsep.join([str(node), env["PATH"]])
     if manager == "npm" and not node:
         # Turbopack refuses a node_modules symlinked from outside the project.
-        install_node_modules(project, real_folder="next" in json.loads((project / "package.json").read_text())["dependencies"])
+        install_node_modules(
+            project, real_folder="next" in json.loads((project / "package.json").read_text())["dependencies"]
+        )
         if "postinstall" in json.loads((project / "package.json").read_text())["scripts"]:
             run([command, "run", "postinstall"], project, env)  # the shared install ran no project script
     else:
@@ -181,8 +223,12 @@ class Server:
         if database_url:
             env["DATABASE_URL"] = database_url
         self.process = subprocess.Popen(
-            script_command(start), cwd=project, env=with_local_bin(project, env),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            script_command(start),
+            cwd=project,
+            env=with_local_bin(project, env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         wait_listening(self.process, self.port, f"`{start}`")
 
@@ -190,7 +236,7 @@ class Server:
         """SIGTERM; the exit status and everything the server printed."""
         self.process.send_signal(signal.SIGTERM)
         try:
-            return self.process.wait(timeout=15), self.process.stdout.read()
+            return self.process.wait(timeout=15), self.process.stdout.read() if self.process.stdout else ""
         finally:
             self.process.kill()
 
@@ -290,7 +336,9 @@ def a_bad_environment_stops_the_server_with_one_clear_line(project: Path, env: d
     start = json.loads((project / "package.json").read_text())["scripts"]["start"]
     # Two bad values (not PORT: `next start` checks that one itself, before the app runs).
     bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "HOST": ""}
-    done = subprocess.run(script_command(start), cwd=project, env=bad, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        script_command(start), cwd=project, env=bad, capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Invalid environment: "), done.stderr
@@ -302,9 +350,19 @@ def dev_server(project: Path, port: int, database_url: str) -> Iterator[None]:
     """The project's `dev` script's command, listening on `port`; killed with its process group
     (`tsx watch` and `next dev` run the server in a child process)."""
     dev = json.loads((project / "package.json").read_text())["scripts"]["dev"]
-    env = {**with_local_bin(project, runtime_env()), "PORT": str(port), "HOST": "127.0.0.1", "DATABASE_URL": database_url}
+    env = {
+        **with_local_bin(project, runtime_env()),
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "DATABASE_URL": database_url,
+    }
     process = subprocess.Popen(
-        script_command(dev), cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        script_command(dev),
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,
     )
     try:
@@ -315,12 +373,12 @@ def dev_server(project: Path, port: int, database_url: str) -> Iterator[None]:
         process.wait(timeout=15)
 
 
-def test_nest_injects_its_providers_under_the_dev_server(tmp_path):
+def test_nest_injects_its_providers_under_the_dev_server(copie):
     """`dev` runs the sources with `tsx watch`, which emits no decorator metadata: only the
     explicit tokens inject the database, so readiness is 200 against the real PostgreSQL."""
     require_server("PostgreSQL", 5432)
     answers = {**stack_answers("node-nestjs", 0), **DATA_LAYERS["postgresql"], "bundles": [], "models": []}
-    project = render(tmp_path / "api", projectName="api", **answers)
+    project = copied(copie.copy(extra_answers={**answers, "projectName": "api"}))
     install_node_modules(project)
     dev = json.loads((project / "package.json").read_text())["scripts"]["dev"]
     assert dev.startswith("tsx watch ")
@@ -329,12 +387,12 @@ def test_nest_injects_its_providers_under_the_dev_server(tmp_path):
         assert get(port, "/health/ready") == (200, {"status": "ready", "database": "up"})
 
 
-def test_next_keeps_one_database_connection_across_dev_reloads(tmp_path):
+def test_next_keeps_one_database_connection_across_dev_reloads(copie):
     """`next dev` evaluates a changed module again; the database client lives on globalThis,
     so readiness keeps using the one pool: still one connection after its module reloads."""
     require_server("PostgreSQL", 5432)
     answers = {**stack_answers("node-nextjs", 0), **DATA_LAYERS["postgresql"], "bundles": [], "models": []}
-    project = render(tmp_path / "api", projectName="api", **answers)
+    project = copied(copie.copy(extra_answers={**answers, "projectName": "api"}))
     install_node_modules(project, real_folder=True)
     client = project / LAYOUTS["file-api"]["db.ts"]
     port = free_port()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, query, run
+
 from stackwright.layouts import LAYOUTS, model_file
 
 USER_MODEL = model_file("feature", "drizzle", "user")  # of the default answers
@@ -55,10 +56,14 @@ def template(tmp_path) -> TemplateRepo:
 # --- 1. the user's own code survives ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("stack", [
-    {"architecture": "feature", "databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
-    {"architecture": "mvc", "databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["blog-app"]},
-], ids=["feature-postgresql", "mvc-mongodb"])
+@pytest.mark.parametrize(
+    "stack",
+    [
+        {"architecture": "feature", "databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
+        {"architecture": "mvc", "databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["blog-app"]},
+    ],
+    ids=["feature-postgresql", "mvc-mongodb"],
+)
 def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     project = generate(template, tmp_path / "api", **stack)
     assert json.loads((project / "stackwright.json").read_text())["version"] == "1.0.0"
@@ -68,16 +73,23 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     # The user edits generated files (a route, a model, the README, .env.example)
     # and adds files of their own.
     kept = {
-        routes: add_lines(project / routes, [
-            '  router.get("/version", (_req, res) => {',
-            '    res.json({ version: "1.4.2" });',
-            "  });",
-        ], after='  router.get("/ready", ready(checkDatabase));'),
-        user_model: add_lines(project / user_model, [
-            "",
-            "// Users are soft-deleted by the billing service.",
-            'export const USER_RETENTION = "90 days";',
-        ]),
+        routes: add_lines(
+            project / routes,
+            [
+                '  router.get("/version", (_req, res) => {',
+                '    res.json({ version: "1.4.2" });',
+                "  });",
+            ],
+            after='  router.get("/ready", ready(checkDatabase));',
+        ),
+        user_model: add_lines(
+            project / user_model,
+            [
+                "",
+                "// Users are soft-deleted by the billing service.",
+                'export const USER_RETENTION = "90 days";',
+            ],
+        ),
         "README.md": add_lines(project / "README.md", ["", "## Deploying", "", "Push to main; Fly deploys it."]),
         ".env.example": add_lines(project / ".env.example", ["STRIPE_KEY=sk_test_123"]),
         "src/billing/billing.service.ts": ['export const currency = "EUR";'],
@@ -89,10 +101,14 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     commit_all(project, "the user's work")
 
     # The template changes elsewhere: a new middleware line in app.ts and a new README section.
-    template.edit("template/layers/frameworks/express/app.ts.jinja", lambda s: s.replace(
-        "app.use(express.json(", 'app.disable("x-powered-by");\n  app.use(express.json(', 1))
-    template.edit("template/layers/base/README.md.jinja", lambda s: s.replace(
-        "## Run it\n", "## Upgrading\n\nRun `copier update`.\n\n## Run it\n", 1))
+    template.edit(
+        "template/layers/frameworks/express/app.ts.jinja",
+        lambda s: s.replace("app.use(express.json(", 'app.disable("x-powered-by");\n  app.use(express.json(', 1),
+    )
+    template.edit(
+        "template/layers/base/README.md.jinja",
+        lambda s: s.replace("## Run it\n", "## Upgrading\n\nRun `copier update`.\n\n## Run it\n", 1),
+    )
     template.release("v2.0.0")
 
     done = update(project)
@@ -115,18 +131,26 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
 # changed fragment, (old, new) text of the template's change).
 FRAMEWORK_EDITS = {
     "nestjs": (
-        {"framework": "nestjs", "architecture": "modular", "databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
+        {
+            "framework": "nestjs",
+            "architecture": "modular",
+            "databaseEngine": "postgresql",
+            "databaseAdapter": "drizzle",
+        },
         LAYOUTS["modular"]["health.controller.ts"],
         "  constructor(@Inject(DATABASE) private readonly database: Database) {}",
         ["", '  @Get("version")', "  version() {", '    return { version: "1.4.2" };', "  }"],
         "template/layers/frameworks/nestjs/server.ts.jinja",
-        ("NestFactory.create(AppModule.forRoot(env));", "NestFactory.create(AppModule.forRoot(env), { bufferLogs: true });"),
+        (
+            "NestFactory.create(AppModule.forRoot(env));",
+            "NestFactory.create(AppModule.forRoot(env), { bufferLogs: true });",
+        ),
     ),
     "nextjs": (
         {"framework": "nextjs", "architecture": "file-api", "databaseEngine": "mysql", "databaseAdapter": "drizzle"},
         LAYOUTS["file-api"]["health.route.ts"],
         'export const GET = withErrors(() => Response.json({ status: "ok", uptime: process.uptime() }));',
-        ["", "/** The user's own method on the route. */", 'export const HEAD = withErrors(() => new Response(null));'],
+        ["", "/** The user's own method on the route. */", "export const HEAD = withErrors(() => new Response(null));"],
         "template/layers/frameworks/nextjs/next.config.ts.jinja",
         ("poweredByHeader: false,", "poweredByHeader: false,\n  reactStrictMode: true,"),
     ),
@@ -161,7 +185,10 @@ def test_a_conflict_fails_the_update_and_lists_the_file(template, tmp_path):
     readme = project / "README.md"
     readme.write_text(readme.read_text().replace("# api\n", "# Payments API\n", 1))
     commit_all(project, "rename the title")
-    template.edit("template/layers/base/README.md.jinja", lambda s: s.replace("# {{ projectName }}", "# {{ projectName }} service", 1))
+    template.edit(
+        "template/layers/base/README.md.jinja",
+        lambda s: s.replace("# {{ projectName }}", "# {{ projectName }} service", 1),
+    )
     template.release("v2.0.0")
 
     done = update(project)
@@ -188,12 +215,16 @@ def test_no_conflict_report_when_the_template_change_merges_cleanly(template, tm
 # --- 3. an update without a template change is a no-op ----------------------------------------------
 
 
-@pytest.mark.parametrize("stack", [
-    {},
-    {"architecture": "mvc", "databaseEngine": "mysql", "databaseAdapter": "drizzle", "bundles": ["banking-app"]},
-    {"databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["auth", "blog-app"]},
-    {"databaseEngine": "none", "packageManager": "pnpm", "rootDir": "backend"},
-], ids=["defaults", "mysql-mvc-banking", "mongoose-two-bundles", "no-database"])
+@pytest.mark.parametrize(
+    "stack",
+    [
+        {},
+        {"architecture": "mvc", "databaseEngine": "mysql", "databaseAdapter": "drizzle", "bundles": ["banking-app"]},
+        {"databaseEngine": "mongodb", "databaseAdapter": "mongoose", "bundles": ["auth", "blog-app"]},
+        {"databaseEngine": "none", "packageManager": "pnpm", "rootDir": "backend"},
+    ],
+    ids=["defaults", "mysql-mvc-banking", "mongoose-two-bundles", "no-database"],
+)
 def test_update_with_no_template_change_changes_nothing(template, tmp_path, stack):
     project = generate(template, tmp_path / "api", **stack)
     done = update(project)
@@ -283,8 +314,9 @@ def test_removing_a_prisma_model_is_refused_with_its_table_named(template, tmp_p
 
 
 def test_removing_mongoose_models_drops_no_collection_so_needs_no_confirmation(template, tmp_path):
-    project = generate(template, tmp_path / "api", databaseEngine="mongodb", databaseAdapter="mongoose",
-                       bundles=["auth", "blog-app"])
+    project = generate(
+        template, tmp_path / "api", databaseEngine="mongodb", databaseAdapter="mongoose", bundles=["auth", "blog-app"]
+    )
     done = update(project, "bundles=[auth]")
     assert done.returncode == 0, done.stderr
     assert not list(project.rglob("post.model.ts"))
@@ -294,18 +326,28 @@ def test_a_renamed_question_keeps_its_answer_through_a_migration(template, tmp_p
     project = generate(template, tmp_path / "billing", projectName="@acme/billing-api")
 
     # Release v2 renames the question projectName to packageName everywhere...
-    for path in [template.path / "copier.yml", *(template.path / "template").rglob("*"),
-                 *(template.path / "extensions").glob("*.py")]:
+    for path in [
+        template.path / "copier.yml",
+        *(template.path / "template").rglob("*"),
+        *(template.path / "extensions").glob("*.py"),
+    ]:
         if path.is_file() and "projectName" in path.read_text():
             path.write_text(path.read_text().replace("projectName", "packageName"))
     # ...and carries old answers forward with a `before` migration.
     config = yaml.safe_load((template.path / "copier.yml").read_text())
-    config["_migrations"].append({
-        "version": "v2.0.0",
-        "command": ["{{ _copier_python }}", "{{ _copier_conf.src_path }}/hooks/migrate_answers.py",
-                    "rename-question", "projectName", "packageName"],
-        "when": "{{ _stage == 'before' }}",
-    })
+    config["_migrations"].append(
+        {
+            "version": "v2.0.0",
+            "command": [
+                "{{ _copier_python }}",
+                "{{ _copier_conf.src_path }}/hooks/migrate_answers.py",
+                "rename-question",
+                "projectName",
+                "packageName",
+            ],
+            "when": "{{ _stage == 'before' }}",
+        }
+    )
     (template.path / "copier.yml").write_text(yaml.safe_dump(config, sort_keys=False))
     template.release("v2.0.0")
 
@@ -359,10 +401,15 @@ def test_adding_a_bundle_migrates_incrementally_and_keeps_rows(template, tmp_pat
     new = sorted(p for p in (project / "drizzle").glob("*.sql") if p.name not in first)
     assert len(new) == 1, f"expected one new migration, got {new}"
     migration = new[0].read_text().lower()
-    created = sorted(line.split("`" if engine == "mysql" else '"')[1]
-                     for line in migration.splitlines() if line.startswith("create table"))
+    created = sorted(
+        line.split("`" if engine == "mysql" else '"')[1]
+        for line in migration.splitlines()
+        if line.startswith("create table")
+    )
     assert created == ["categories", "comment_likes", "comments", "post_likes", "posts"]
-    assert "drop " not in migration and "alter table `users`" not in migration and 'alter table "users"' not in migration
+    assert (
+        "drop " not in migration and "alter table `users`" not in migration and 'alter table "users"' not in migration
+    )
     run(["npm", "run", "db:migrate"], cwd=project, env=env)
 
     assert sql(engine, url, "select email from users") == "ada@example.com"
@@ -370,6 +417,14 @@ def test_adding_a_bundle_migrates_incrementally_and_keeps_rows(template, tmp_pat
     author = sql(engine, url, "select id from users")
     sql(engine, url, "insert into categories (name, slug) values ('News', 'news')")
     category = sql(engine, url, "select id from categories")
-    sql(engine, url, f"insert into posts (title, slug, author_id, category_id) values ('Hi', 'hi', {author}, {category})")
-    sql(engine, url, f"insert into posts (title, slug, author_id, category_id) values ('X', 'x', {author}, 999)",
-        refused=True)
+    sql(
+        engine,
+        url,
+        f"insert into posts (title, slug, author_id, category_id) values ('Hi', 'hi', {author}, {category})",
+    )
+    sql(
+        engine,
+        url,
+        f"insert into posts (title, slug, author_id, category_id) values ('X', 'x', {author}, 999)",
+        refused=True,
+    )

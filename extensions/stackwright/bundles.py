@@ -25,17 +25,35 @@ BUNDLES: dict[str, list[str]] = {
     "blog-app": ["user", "category", "post", "comment", "post-like", "comment-like"],
 }
 MODEL_ORDER = [
-    "user", "session", "refresh-token", "otp", "account", "transaction", "ledger",
-    "category", "post", "comment", "post-like", "comment-like",
+    "user",
+    "session",
+    "refresh-token",
+    "otp",
+    "account",
+    "transaction",
+    "ledger",
+    "category",
+    "post",
+    "comment",
+    "post-like",
+    "comment-like",
 ]
 # Mongoose embeds likes in posts and comments, so it has no like models.
 RELATIONAL_ONLY = {"post-like", "comment-like"}
 # The feature module each model lives in.
 MODEL_MODULES = {
-    "user": "users", "session": "auth", "refresh-token": "auth", "otp": "auth",
-    "account": "accounts", "transaction": "transactions", "ledger": "ledgers",
-    "category": "categories", "post": "posts", "comment": "comments",
-    "post-like": "posts", "comment-like": "comments",
+    "user": "users",
+    "session": "auth",
+    "refresh-token": "auth",
+    "otp": "auth",
+    "account": "accounts",
+    "transaction": "transactions",
+    "ledger": "ledgers",
+    "category": "categories",
+    "post": "posts",
+    "comment": "comments",
+    "post-like": "posts",
+    "comment-like": "comments",
 }
 
 
@@ -130,8 +148,8 @@ def dropped_tables(context: Any) -> list[str]:
 
 def table_name(dialect: str, model: str) -> str:
     """A model's table name, read from its fragment, where it is defined."""
-    fragment = (LAYERS_DIR / "models" / dialect / f"{model}.ts.jinja").read_text()
-    return re.search(r'(?:pg|mysql)Table\(\s*"([a-z_]+)"', fragment).group(1)
+    fragment = LAYERS_DIR / "models" / dialect / f"{model}.ts.jinja"
+    return _first_group(r'(?:pg|mysql)Table\(\s*"([a-z_]+)"', fragment)
 
 
 def drop_tables_problem(confirmed: Any, tables: list[str]) -> str:
@@ -145,25 +163,28 @@ def drop_tables_problem(confirmed: Any, tables: list[str]) -> str:
     return ""
 
 
-
 def has_database(answers: Any) -> bool:
     """Whether the answers choose a database engine."""
     return answers.get("databaseEngine", NO_DATABASE) != NO_DATABASE
-
 
 
 @functools.cache
 def constant_values(name: str) -> list[str]:
     """The values of a `export const NAME = [...] as const` list in the bundles' constants.ts,
     where they are defined (Prisma enums repeat them)."""
-    source = (LAYERS_DIR / "bundles" / "constants.ts.jinja").read_text()
-    found = re.search(rf"export const {name} = \[(.*?)\] as const;", source, re.S)
-    return re.findall(r'"([^"]+)"', found.group(1))
+    listed = _first_group(rf"export const {name} = \[(.*?)\] as const;", LAYERS_DIR / "bundles" / "constants.ts.jinja")
+    return re.findall(r'"([^"]+)"', listed)
 
+
+def _first_group(pattern: str, fragment: Path) -> str:
+    """The first group of `pattern` in a fragment (a template bug, reported here, when it is missing)."""
+    found = re.search(pattern, fragment.read_text(), re.DOTALL)
+    if not found:
+        raise ValueError(f"{fragment}: nothing matches {pattern}")
+    return found.group(1)
 
 
 def table_of(model: str) -> str:
     """A model's table name (the same for every SQL dialect and adapter: Prisma's models @@map
     onto the Drizzle variant's tables)."""
     return table_name("pg", model)
-

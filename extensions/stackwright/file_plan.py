@@ -8,7 +8,8 @@ order; a fragment's file is placed by layouts.layout_path().
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from jinja2 import pass_context
 
@@ -16,6 +17,7 @@ from .bundles import MODEL_ORDER, has_database, model_keys
 from .layouts import layout_path, model_dialect
 from .paths import LAYERS_DIR
 from .stacks import FRAMEWORKS, RUNTIMES
+
 
 def _model_folders(a: Any) -> list[str]:
     """Shared model plumbing of the adapter, then the models of its dialect."""
@@ -30,11 +32,14 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("base", lambda a: ["base"]),
     ("package manager", lambda a: [f"package-managers/{a['packageManager']}"]),
     ("runtime tooling", lambda a: [f"runtimes/{folder}" for folder in _tooling_folders(a)]),
-    ("framework shell", lambda a: [
-        f"frameworks/{a['framework']}",
-        f"frameworks/{a['framework']}/on-{a['runtime']}",
-        *([f"frameworks/{a['framework']}/with-database"] if has_database(a) else []),
-    ]),
+    (
+        "framework shell",
+        lambda a: [
+            f"frameworks/{a['framework']}",
+            f"frameworks/{a['framework']}/on-{a['runtime']}",
+            *([f"frameworks/{a['framework']}/with-database"] if has_database(a) else []),
+        ],
+    ),
     ("database service", lambda a: ["database"] if has_database(a) else []),
     ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
     ("models", lambda a: _model_folders(a) if model_keys(a) else []),
@@ -51,8 +56,6 @@ def _tooling_folders(answers: Any) -> list[str]:
     """The runtime's tooling folders, less those its framework replaces with its own."""
     replaced = FRAMEWORKS[answers["framework"]].get("own_tooling", [])
     return [folder for folder in RUNTIMES[answers["runtime"]]["layers"] if folder not in replaced]
-
-
 
 
 @functools.cache
@@ -109,13 +112,19 @@ ONLY_WITH_MODELS: dict[str, tuple[str, ...]] = {
 
 # The answers a plan depends on.
 PLAN_ANSWERS = (
-    "rootDir", "packageManager", "runtime", "framework", "architecture", "databaseEngine", "databaseAdapter",
+    "rootDir",
+    "packageManager",
+    "runtime",
+    "framework",
+    "architecture",
+    "databaseEngine",
+    "databaseAdapter",
 )
 
 
 @functools.cache
 def _plan_for(key: tuple[Any, ...], bundles: tuple[str, ...], models: tuple[str, ...]) -> list[dict[str, Any]]:
-    return plan_files({**dict(zip(PLAN_ANSWERS, key)), "bundles": list(bundles), "models": list(models)})
+    return plan_files({**dict(zip(PLAN_ANSWERS, key, strict=False)), "bundles": list(bundles), "models": list(models)})
 
 
 @pass_context

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+
 def prisma_format(text: str) -> str:
     """Lay out a Prisma schema as `prisma format` does: in each block, the field lines between
     blank lines (comments aside) put names, then types, then attributes in columns; a
@@ -45,7 +46,6 @@ def prisma_format(text: str) -> str:
     return "\n".join(out)
 
 
-
 def _import_order(line: str) -> tuple[int, int, str]:
     """Biome's import order: node: builtins, packages, then paths, farthest first."""
     source = re.search(r'from "([^"]+)"', line)
@@ -78,5 +78,3 @@ def named_import(names: list[str], source: str) -> str:
     if len(line) <= 100:
         return line
     return "import {\n" + "".join(f"  {name},\n" for name in names) + f'}} from "{source}";'
-
-

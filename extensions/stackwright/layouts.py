@@ -133,6 +133,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
     },
 }
 
+
 def model_dialect(engine: str, adapter: str) -> str:
     """The models layer folder with a stack's model files: pg, mysql, mongoose, prisma-sql or prisma-mongodb."""
     if adapter == "mongoose":
@@ -221,11 +222,8 @@ def import_extension(context: Any) -> str:
     return _import_suffix(context).lstrip(".")
 
 
-
 @pass_context
 def compiled_path(context: Any, key: str) -> str:
     """Where `tsc -p tsconfig.build.json` writes a source file: dist/ mirrors the source folder."""
     source = posixpath.relpath(layout_path(context, key), layout_path(context, "src"))
     return posixpath.join("dist", re.sub(r"\.ts$", ".js", source))
-
-

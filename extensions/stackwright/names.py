@@ -6,12 +6,50 @@ import re
 from typing import Any
 
 _NODE_BUILTINS = {
-    "assert", "async_hooks", "buffer", "child_process", "cluster", "console", "constants",
-    "crypto", "dgram", "diagnostics_channel", "dns", "domain", "events", "fs", "http", "http2",
-    "https", "inspector", "module", "net", "os", "path", "perf_hooks", "process", "punycode",
-    "querystring", "readline", "repl", "stream", "string_decoder", "sys", "timers", "tls",
-    "trace_events", "tty", "url", "util", "v8", "vm", "wasi", "worker_threads", "zlib",
-    "node_modules", "favicon.ico",
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "console",
+    "constants",
+    "crypto",
+    "dgram",
+    "diagnostics_channel",
+    "dns",
+    "domain",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "inspector",
+    "module",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "process",
+    "punycode",
+    "querystring",
+    "readline",
+    "repl",
+    "stream",
+    "string_decoder",
+    "sys",
+    "timers",
+    "tls",
+    "trace_events",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+    "wasi",
+    "worker_threads",
+    "zlib",
+    "node_modules",
+    "favicon.ico",
 }
 
 
@@ -34,9 +72,7 @@ def npm_name_problem(name: Any) -> str:
         return f"{head} may contain one '/' only, as in '@scope/name'"
     for part in filter(lambda p: p is not None, match.groups()):
         if not re.fullmatch(r"[a-z0-9-][a-z0-9._-]*", part):
-            return (
-                f"{head} may use only a-z, 0-9, '-', '.' and '_', and must not start with '.' or '_'"
-            )
+            return f"{head} may use only a-z, 0-9, '-', '.' and '_', and must not start with '.' or '_'"
     return ""
 
 
@@ -69,8 +105,13 @@ def root_dir_problem(root_dir: Any) -> str:
 
 # How the generated README names a schema value: the one table of display names.
 DISPLAY_NAMES = {
-    "express": "Express", "nestjs": "NestJS", "nextjs": "Next.js", "hono": "Hono",
-    "node": "Node.js", "deno": "Deno", "bun": "Bun",
+    "express": "Express",
+    "nestjs": "NestJS",
+    "nextjs": "Next.js",
+    "hono": "Hono",
+    "node": "Node.js",
+    "deno": "Deno",
+    "bun": "Bun",
 }
 
 
@@ -95,9 +136,6 @@ def camel(value: str) -> str:
     return head + "".join(part.capitalize() for part in rest)
 
 
-
 def db_name(project_name: Any) -> str:
     """A database name made from the npm package name ('@acme/my-api' -> 'my_api')."""
     return re.sub(r"[^a-z0-9_]+", "_", str(project_name).split("/")[-1].lower()).strip("_") or "app"
-
-

@@ -16,6 +16,7 @@ from .paths import VERSIONS_PATH
 
 VERSIONS: dict[str, Any] = json.loads(VERSIONS_PATH.read_text())
 
+
 @pass_context
 def dependencies(context: Any, kind: str) -> dict[str, str]:
     """{package: exact version} for 'runtime' or 'dev', sorted like npm writes them."""
@@ -92,4 +93,3 @@ def declined_build_scripts(context: Any) -> list[str]:
 def run_command(manager: str, script: str) -> str:
     """How the chosen package manager runs a package.json script."""
     return f"{manager} run {script}"
-

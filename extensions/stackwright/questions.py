@@ -49,6 +49,7 @@ PREFERRED: dict[str, str] = {
     "databaseAdapter": "drizzle",
 }
 
+
 def _const_path(node: dict[str, Any], path: tuple[str, ...] = ()) -> tuple[tuple[str, ...], Any]:
     """Find the single `const` (or `enum`) an if/then branch constrains, and its path."""
     for key, sub in node.get("properties", {}).items():
@@ -91,7 +92,7 @@ def allowed(question: str, parent_value: str | None = None) -> list[str]:
     if question not in RULES:
         return schema_enum(question)
     _parent, table = RULES[question]
-    return list(table.get(parent_value, []))
+    return list(table.get(parent_value, [])) if parent_value is not None else []
 
 
 def built_values(question: str, parent_value: str | None = None) -> list[str]:
@@ -114,13 +115,13 @@ def refusal(question: str, value: str, parent_value: str | None = None) -> str:
 
 
 def choices(question: str, parent_value: str | None = None) -> str:
-    """Copier choices (as JSON, which is YAML) with a per-choice validator for refused ones."""
-    return json.dumps(
-        {
-            value: {"value": value, "validator": refusal(question, value, parent_value)}
-            for value in schema_enum(question)
-        }
-    )
+    """Copier choices (as JSON, which is YAML): a refused value carries a validator that says why
+    (Copier shows it disabled); an allowed one is plain, which Copier renders with less work."""
+    offered: dict[str, Any] = {}
+    for value in schema_enum(question):
+        why = refusal(question, value, parent_value)
+        offered[value] = {"value": value, "validator": why} if why else value
+    return json.dumps(offered)
 
 
 def default_for(question: str, parent_value: str | None = None) -> str:
@@ -129,4 +130,3 @@ def default_for(question: str, parent_value: str | None = None) -> str:
     if PREFERRED[question] in offer:
         return PREFERRED[question]
     return offer[0] if offer else ""
-

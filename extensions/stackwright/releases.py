@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+
 def release_version(commit: Any) -> str:
     """The template release (from its git tag, e.g. 'v1.2.0-3-gabc') as MAJOR.MINOR.PATCH."""
     match = re.match(r"v?(\d+)\.(\d+)\.(\d+)", str(commit or ""))
@@ -24,5 +25,3 @@ def update_command(commit: Any) -> str:
     supported"), so such a project follows the template's latest commit instead.
     """
     return "copier update --trust --defaults" + ("" if is_release(commit) else " --vcs-ref=HEAD")
-
-

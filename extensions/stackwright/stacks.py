@@ -16,16 +16,34 @@ from typing import Any
 # `ci_node`: the Node.js versions CI runs on (on Bun and Deno, Node runs only the package manager).
 RUNTIMES: dict[str, dict[str, Any]] = {
     "node": {
-        "layers": ["node-compatible", "node"], "import_suffix": ".js", "test_module": "vitest", "prisma_runtime": "nodejs",
-        "test_runner": "Vitest", "linter": "Biome", "builds": True, "ci_node": ["engines floor", "lts/*"],
+        "layers": ["node-compatible", "node"],
+        "import_suffix": ".js",
+        "test_module": "vitest",
+        "prisma_runtime": "nodejs",
+        "test_runner": "Vitest",
+        "linter": "Biome",
+        "builds": True,
+        "ci_node": ["engines floor", "lts/*"],
     },
     "bun": {
-        "layers": ["node-compatible", "bun"], "import_suffix": ".js", "test_module": "bun:test", "prisma_runtime": "bun",
-        "test_runner": "`bun test`", "linter": "Biome", "builds": False, "ci_node": ["lts/*"],
+        "layers": ["node-compatible", "bun"],
+        "import_suffix": ".js",
+        "test_module": "bun:test",
+        "prisma_runtime": "bun",
+        "test_runner": "`bun test`",
+        "linter": "Biome",
+        "builds": False,
+        "ci_node": ["lts/*"],
     },
     "deno": {
-        "layers": ["deno"], "import_suffix": ".ts", "test_module": None, "prisma_runtime": "deno",
-        "test_runner": "`deno test`", "linter": "`deno lint` and `deno fmt`", "builds": False, "ci_node": ["lts/*"],
+        "layers": ["deno"],
+        "import_suffix": ".ts",
+        "test_module": None,
+        "prisma_runtime": "deno",
+        "test_runner": "`deno test`",
+        "linter": "`deno lint` and `deno fmt`",
+        "builds": False,
+        "ci_node": ["lts/*"],
     },
 }
 # What differs between frameworks beyond their layer folders. `test_client`: how their
@@ -41,9 +59,11 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
     "hono": {"test_client": "`app.request`"},
     "nestjs": {"test_client": "`@nestjs/testing` and Supertest", "decorators": True},
     "nextjs": {
-        "test_client": "route handlers called directly", "own_tooling": ["node"], "import_suffix": "",
-        "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"}, "build_output": ".next/",
+        "test_client": "route handlers called directly",
+        "own_tooling": ["node"],
+        "import_suffix": "",
+        "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
+        "build_output": ".next/",
         "generated": [".next/", "next-env.d.ts", "*.tsbuildinfo"],
     },
 }
-
