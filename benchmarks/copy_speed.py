@@ -13,6 +13,7 @@ work for every generated file, whatever the template.
 
 from __future__ import annotations
 
+import resource
 import shutil
 import statistics
 import subprocess
@@ -54,25 +55,30 @@ def trivial_template(root: Path, generated: int = 10, repository_files: int = 0,
     return template
 
 
-def copier_seconds(*args: str, cwd: Path | None = None) -> float:
-    """Wall-clock time of one copier command line run."""
+def copier_seconds(*args: str, cwd: Path | None = None) -> tuple[float, float]:
+    """Wall-clock and CPU time (user + system, Copier's own and its git and hook processes') of
+    one copier command line run. CPU time is steadier when the machine is busy elsewhere."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "copier", *args], cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def report(what: str, times: dict[str, list[float]]) -> None:
-    """Print each template's median, then Stackwright's against the trivial and the padded template.
+def report(what: str, times: dict[str, list[tuple[float, float]]]) -> None:
+    """Print each template's medians, then Stackwright's against the trivial and the padded template.
 
-    `times` is keyed by label, in the order trivial, padded, Stackwright.
+    `times` is keyed by label, in the order trivial, padded, Stackwright; each run is (wall, CPU).
     """
-    medians = {label: statistics.median(runs) for label, runs in times.items()}
-    for label, runs in times.items():
-        print(f"{label}: {what} median {medians[label]:.3f} s over {len(runs)} runs")
-    trivial, padded, ours = medians.values()
-    print(f"ratio stackwright / trivial: {ours / trivial:.2f}")
-    print(f"ratio padded trivial / trivial (Copier's cost of the size alone): {padded / trivial:.2f}")
-    print(f"ratio stackwright / padded trivial (the template's own cost): {ours / padded:.2f}")
+    for index, kind in enumerate(("wall-clock", "CPU")):
+        medians = {label: statistics.median(run[index] for run in runs) for label, runs in times.items()}
+        for label, runs in times.items():
+            print(f"{label}: {what} median {medians[label]:.3f} s {kind} over {len(runs)} runs")
+        trivial, padded, ours = medians.values()
+        print(f"{kind} ratio stackwright / trivial: {ours / trivial:.2f}")
+        print(f"{kind} ratio padded trivial / trivial (Copier's cost of the size alone): {padded / trivial:.2f}")
+        print(f"{kind} ratio stackwright / padded trivial (the template's own cost): {ours / padded:.2f}")
 
 
 def repository_files(repository: Path) -> int:
@@ -85,7 +91,7 @@ def repository_files(repository: Path) -> int:
 ALL_BUNDLES = "bundles=[auth, banking-app, blog-app]"
 
 
-def copy_seconds(template: Path, destination: Path, *data: str) -> float:
+def copy_seconds(template: Path, destination: Path, *data: str) -> tuple[float, float]:
     shutil.rmtree(destination, ignore_errors=True)
     options = [arg for item in data for arg in ("--data", item)]
     return copier_seconds(
@@ -109,7 +115,7 @@ def main() -> None:
             ),
             f"stackwright, all bundles ({files} files, {in_repository} in its repository)": (REPO, (ALL_BUNDLES,)),
         }
-        times: dict[str, list[float]] = {label: [] for label in templates}
+        times: dict[str, list[tuple[float, float]]] = {label: [] for label in templates}
         for _ in range(rounds):
             for label, (template, data) in templates.items():
                 times[label].append(copy_seconds(template, root / "out", *data))

@@ -30,7 +30,11 @@ def release_twice(template: Path, changed_file: str) -> None:
 
 def stackwright_template(root: Path) -> Path:
     template = root / "stackwright"
-    shutil.copytree(REPO, template, ignore=shutil.ignore_patterns(".git", ".venv", ".cache", "__pycache__"))
+    shutil.copytree(
+        REPO,
+        template,
+        ignore=shutil.ignore_patterns(".git", ".venv", ".cache", "__pycache__", ".mypy_cache", ".ruff_cache"),
+    )
     git(template, "init", "-q")
     git(template, "add", "-A")
     git(template, "commit", "-qm", "stackwright")
@@ -45,7 +49,7 @@ def generated_project(template: Path, destination: Path) -> Path:
     return destination
 
 
-def update_seconds(project: Path) -> float:
+def update_seconds(project: Path) -> tuple[float, float]:
     git(project, "reset", "-q", "--hard")
     git(project, "clean", "-fdq")
     return copier_seconds("update", "--trust", "--defaults", "--quiet", cwd=project)
@@ -82,7 +86,7 @@ def main() -> None:
             ),
             f"stackwright --defaults ({files} files + answers file, {in_repository} in its repository)": our_project,
         }
-        times: dict[str, list[float]] = {label: [] for label in projects}
+        times: dict[str, list[tuple[float, float]]] = {label: [] for label in projects}
         for _ in range(rounds):
             for label, project in projects.items():
                 times[label].append(update_seconds(project))
