@@ -44,7 +44,7 @@ class StackwrightExtension(Extension):
         questions, bundles, layouts = _module("questions"), _module("bundles"), _module("layouts")
         plan, packages, names = _module("file_plan"), _module("packages"), _module("names")
         releases, formatting, caches = _module("releases"), _module("formatting"), _module("jinja_caches")
-        stacks, paths = _module("stacks"), _module("paths")
+        stacks, paths, apis = _module("stacks"), _module("paths"), _module("apis")
 
         caches.reuse_compiled_strings(environment)
         if environment.bytecode_cache is None:
@@ -59,6 +59,9 @@ class StackwrightExtension(Extension):
             selected_models=bundles.selected_models,
             dropped_tables=bundles.dropped_tables,
             constant_values=bundles.constant_values,
+            api_choices=apis.api_choices,
+            default_apis=apis.default_apis,
+            apis_of=apis.apis_of,
             # the files and the paths between them
             file_plan=plan.file_plan,
             planned=plan.planned,

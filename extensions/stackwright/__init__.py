@@ -13,6 +13,7 @@ what they need (with ../ on sys.path: `from stackwright.bundles import BUNDLES`)
 | layouts | where each file lives per architecture, and the import paths between files |
 | file_plan | which fragment of template/layers makes which file |
 | packages | the version table and the package managers' commands |
+| apis | the domain APIs: the `apis` question and where each is built |
 | names | project names, folder names and display text |
 | releases | release versions and the `copier update` command |
 | formatting | source laid out as Biome and `prisma format` would |

@@ -13,6 +13,7 @@ from typing import Any
 
 from jinja2 import pass_context
 
+from .apis import selected_apis
 from .bundles import MODEL_ORDER, has_database, model_keys
 from .layouts import layout_path, model_dialect
 from .paths import LAYERS_DIR
@@ -21,7 +22,7 @@ from .stacks import FRAMEWORKS, RUNTIMES
 
 def _model_folders(a: Any) -> list[str]:
     """Shared model plumbing of the adapter, then the models of its dialect."""
-    return [f"models/{a['databaseAdapter']}", f"models/{model_dialect(a['databaseEngine'], a['databaseAdapter'])}"]
+    return [f"models/{a['databaseAdapter']}", f"models/{_dialect(a)}"]
 
 
 # Layer folders under template/layers, in the order they are applied. Each row
@@ -44,12 +45,33 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
     ("models", lambda a: _model_folders(a) if model_keys(a) else []),
     ("bundles", lambda a: ["bundles"] if model_keys(a) else []),
+    # The domain APIs: framework- and ORM-free services, one repository per data layer, one
+    # HTTP layer per framework; `shared` holds what every API of the layer uses.
+    ("domain services", lambda a: [f"services/{part}" for part in _api_parts(a)]),
+    ("repositories", lambda a: [f"repositories/{_dialect(a)}/{api}" for api in selected_apis(a)]),
+    (
+        "HTTP",
+        lambda a: [
+            *(f"http/{a['framework']}/{part}" for part in _api_parts(a)),
+            *([f"http/{a['framework']}/shared/on-{a['runtime']}"] if _api_parts(a) else []),
+        ],
+    ),
 ]
 # Overlay folders inside a framework folder, applied only where they say: on a runtime
 # (frameworks/hono/on-deno) or with a database (frameworks/nestjs/with-database).
 OVERLAY_PREFIXES = ("on-", "with-")
 # A part of another fragment (runtimes/bun/_readme.md.jinja), included by it: no file of its own.
 PARTIAL_PREFIX = "_"
+
+
+def _dialect(a: Any) -> str:
+    return model_dialect(a["databaseEngine"], a["databaseAdapter"])
+
+
+def _api_parts(a: Any) -> list[str]:
+    """The folders of a layer the chosen APIs need: `shared`, then one per API."""
+    apis = selected_apis(a)
+    return ["shared", *apis] if apis else []
 
 
 def _tooling_folders(answers: Any) -> list[str]:
@@ -120,11 +142,13 @@ PLAN_ANSWERS = (
     "databaseEngine",
     "databaseAdapter",
 )
+PLAN_LISTS = ("bundles", "models", "apis")
 
 
 @functools.cache
-def _plan_for(key: tuple[Any, ...], bundles: tuple[str, ...], models: tuple[str, ...]) -> list[dict[str, Any]]:
-    return plan_files({**dict(zip(PLAN_ANSWERS, key, strict=False)), "bundles": list(bundles), "models": list(models)})
+def _plan_for(key: tuple[Any, ...], *lists: tuple[str, ...]) -> list[dict[str, Any]]:
+    answers = dict(zip(PLAN_ANSWERS, key, strict=True))
+    return plan_files({**answers, **{name: list(items) for name, items in zip(PLAN_LISTS, lists, strict=True)}})
 
 
 @pass_context
@@ -134,7 +158,7 @@ def file_plan(context: Any) -> list[dict[str, Any]]:
     Copier renders the `yield` path once per file, so the plan is computed once per answers.
     """
     key = tuple(context.get(name) for name in PLAN_ANSWERS)
-    listed = [tuple(str(item) for item in context.get(name) or []) for name in ("bundles", "models")]
+    listed = [tuple(str(item) for item in context.get(name) or []) for name in PLAN_LISTS]
     return _plan_for(key, *listed)
 
 

@@ -62,19 +62,29 @@ _BIOME_RANK = str.maketrans({".": " ", "_": "!", "-": "#"})
 
 
 def sort_imports(block: str) -> str:
-    """Sort single-line import statements the way Biome's organizeImports does.
+    """Sort import statements the way Biome's organizeImports does.
 
-    Relative paths differ between layouts, so their order does too.
+    Relative paths differ between layouts, so their order does too. A statement may span
+    lines (`import {` ... `} from "x";`): it ends at the line that ends with ';'.
     """
-    lines = [line for line in block.strip("\n").split("\n") if line.strip()]
-    return "\n".join(sorted(lines, key=_import_order))
+    statements: list[str] = []
+    current: list[str] = []
+    for line in block.strip("\n").split("\n"):
+        if line.strip():
+            current.append(line)
+            if line.rstrip().endswith(";"):
+                statements.append("\n".join(current))
+                current = []
+    statements += ["\n".join(current)] if current else []
+    return "\n".join(sorted(statements, key=_import_order))
 
 
-def named_import(names: list[str], source: str) -> str:
-    """`import { a, b } from "source";` as Biome formats it: on one line when it fits in
-    biome.json's 100 columns, else one name per line. Paths differ between layouts, so the
-    length does too."""
-    line = f'import {{ {", ".join(names)} }} from "{source}";'
+def named_import(names: list[str], source: str, type_only: bool = False) -> str:
+    """`import { a, b } from "source";` (`import type` with `type_only`) as Biome formats it: on
+    one line when it fits in biome.json's 100 columns, else one name per line. Paths differ
+    between layouts, so the length does too."""
+    keyword = "import type" if type_only else "import"
+    line = f'{keyword} {{ {", ".join(names)} }} from "{source}";'
     if len(line) <= 100:
         return line
-    return "import {\n" + "".join(f"  {name},\n" for name in names) + f'}} from "{source}";'
+    return f"{keyword} {{\n" + "".join(f"  {name},\n" for name in names) + f'}} from "{source}";'

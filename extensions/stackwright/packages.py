@@ -11,6 +11,7 @@ from typing import Any
 
 from jinja2 import pass_context
 
+from .apis import selected_apis
 from .bundles import has_database
 from .paths import VERSIONS_PATH
 
@@ -29,6 +30,11 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
         stack = VERSIONS["adapterDependencies"][f"{context['databaseEngine']}/{context['databaseAdapter']}"]
         names += stack[kind]
         pinned = {**pinned, **stack.get("packages", {})}  # a stack that needs other versions
+    apis = selected_apis(context)
+    for api in apis:
+        names += VERSIONS["apiDependencies"][api][kind]
+    if apis and context["framework"] in VERSIONS["apiFrameworkDependencies"]:
+        names += VERSIONS["apiFrameworkDependencies"][context["framework"]][kind]
     return {name: pinned[name] for name in sorted(set(names))}
 
 
