@@ -11,6 +11,7 @@ import sys
 from build_registry import app_stacks, data_layers
 from conftest import REPO, copied
 
+from stackwright.apis import APIS
 from stackwright.bundles import BUNDLES, bundle_models
 from stackwright.file_plan import PARTIAL_PREFIX, plan_files
 from stackwright.questions import BUILT
@@ -37,6 +38,7 @@ def every_built_answers():
                 "databaseAdapter": adapter,
                 "bundles": bundles,
                 "models": [f"{b}/{m}" for b in bundles for m in bundle_models(b, adapter, engine)],
+                "apis": list(APIS),  # each where it is built (the plan leaves out a refused one)
             }
 
 

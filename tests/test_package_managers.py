@@ -24,7 +24,18 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CACHE, NPM_CACHE, commit_all, git, npm_tool, render, search
+from conftest import (
+    CACHE,
+    NPM_CACHE,
+    FreshDatabase,
+    commit_all,
+    git,
+    npm_tool,
+    render,
+    require_server,
+    search,
+    server_url,
+)
 
 from stackwright.packages import VERSIONS, install_command, package_manager_field
 from stackwright.packages import lockfile as lockfile_name
@@ -196,8 +207,18 @@ def test_installs_and_passes_its_checks_with_the_pinned_package_manager(tmp_path
     esbuild = run_tool(exe, manager, [runs_binary, "tsx", "--eval", "console.log('tsx ok')"], project)
     assert "tsx ok" in check(esbuild, project)
 
+    engine = answers.get("databaseEngine", "postgresql")
     for script in SCRIPTS:
-        output = check(run_tool(exe, manager, ["run", script], project), project)
+        if script == "test" and engine != "none":
+            # The project's own tests (the auth API's among them) run on a migrated database.
+            require_server(engine, 5432 if engine == "postgresql" else 3306)
+            check(run_tool(exe, manager, ["run", "db:generate"], project), project)
+            with FreshDatabase(engine) as name:
+                env = {**tool_env(manager), "DATABASE_URL": server_url(engine, name)}
+                check(run_tool(exe, manager, ["run", "db:migrate"], project, env), project)
+                output = check(run_tool(exe, manager, ["run", script], project, env), project)
+        else:
+            output = check(run_tool(exe, manager, ["run", script], project), project)
         if script == "test":
             assert re.search(r"Tests\s+\d+ passed", output) and "failed" not in output.lower(), output
 

@@ -219,7 +219,8 @@ class Server:
     def __init__(self, project: Path, env: dict[str, str], database_url: str | None):
         self.port = free_port()
         start = json.loads((project / "package.json").read_text())["scripts"]["start"]
-        env = {**env, "PORT": str(self.port), "HOST": "127.0.0.1"}
+        # As a user does (cp .env.example .env), then this server's own values.
+        env = {**example_env(project), **env, "PORT": str(self.port), "HOST": "127.0.0.1"}
         if database_url:
             env["DATABASE_URL"] = database_url
         self.process = subprocess.Popen(
@@ -239,6 +240,14 @@ class Server:
             return self.process.wait(timeout=15), self.process.stdout.read() if self.process.stdout else ""
         finally:
             self.process.kill()
+
+
+def example_env(project: Path) -> dict[str, str]:
+    """The variables .env.example sets, without its DATABASE_URL (each server names its own)."""
+    pairs = (line.split("=", 1) for line in (project / ".env.example").read_text().splitlines())
+    return {key: value for key, value in (p for p in pairs if len(p) == 2) if not key.startswith("#")} | {
+        "DATABASE_URL": ""
+    }
 
 
 def with_local_bin(project: Path, env: dict[str, str]) -> dict[str, str]:
@@ -302,9 +311,12 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
         assert NODE_LTS_VERSION in ran, ran
 
     scripts = json.loads((project / "package.json").read_text())["scripts"]
-    for script in ("typecheck", "lint", "test", "build"):
+    for script in ("typecheck", "lint", "build"):
         if script in scripts:
             run([command, "run", script], project, env)
+    migrates = answers.get("databaseAdapter") == "drizzle" and "db:migrate" in scripts
+    if not migrates:
+        run([command, "run", "test"], project, env)
 
     if answers.get("databaseAdapter") == "prisma":
         # Prisma's migrations need its native engine (tests/test_prisma.py proves them another
@@ -323,6 +335,8 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
         with FreshDatabase(engine) as name:
             url = server_url(engine, name)
             run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+            # The project's own tests, the domain API's among them, on the migrated database.
+            run([command, "run", "test"], project, {**env, "DATABASE_URL": url})
             serve_and_probe(project, env, answers["framework"], engine, url)
         if case.endswith("-postgresql"):
             a_bad_environment_stops_the_server_with_one_clear_line(project, env)
