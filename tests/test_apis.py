@@ -42,13 +42,11 @@ def test_otherwise_the_models_come_alone(copie, answers):
     ("data", "reason"),
     [
         (["models=[auth/user]"], "apis: auth needs every auth model (add auth/session, auth/refresh-token, auth/otp)"),
-        (["runtime=bun", "framework=hono"], "apis: auth is not built yet with runtime 'bun'"),
-        (
-            ["databaseEngine=mongodb", "databaseAdapter=mongoose"],
-            "apis: auth is not built yet with data 'mongodb/mongoose'",
-        ),
+        (["runtime=deno", "framework=hono"], "apis: auth is not built yet on deno/hono"),
+        (["runtime=bun", "framework=express"], "apis: auth is not built yet on bun/express"),
+        (["databaseEngine=mongodb", "databaseAdapter=mongoose"], "apis: auth is not built yet on mongodb/mongoose"),
     ],
-    ids=["missing-models", "other-runtime", "other-data-layer"],
+    ids=["missing-models", "other-runtime", "other-stack", "other-data-layer"],
 )
 def test_an_api_that_cannot_be_served_is_refused_in_one_line(tmp_path, data, reason):
     options = [arg for item in [*data, "apis=[auth]"] for arg in ("--data", item)]

@@ -141,10 +141,7 @@ FRAMEWORK_EDITS = {
         "  constructor(@Inject(DATABASE) private readonly database: Database) {}",
         ["", '  @Get("version")', "  version() {", '    return { version: "1.4.2" };', "  }"],
         "template/layers/frameworks/nestjs/server.ts.jinja",
-        (
-            "NestFactory.create(AppModule.forRoot(env));",
-            "NestFactory.create(AppModule.forRoot(env), { bufferLogs: true });",
-        ),
+        ("app.enableShutdownHooks();", 'app.enableShutdownHooks(["SIGTERM", "SIGINT"]);'),
     ),
     "nextjs": (
         {"framework": "nextjs", "architecture": "file-api", "databaseEngine": "mysql", "databaseAdapter": "drizzle"},
