@@ -272,10 +272,11 @@ def test_migrates_exactly_when_there_are_models(generated):
 
 
 def required_env(env_module: str) -> set[str]:
-    """Variables of the env module's schema that have no default."""
+    """Variables of the env module's schema that have no default and are not optional."""
     keys = list(re.finditer(r"^  ([A-Z][A-Z0-9_]*): z\.", env_module, re.MULTILINE))
     ends = [k.start() for k in keys[1:]] + [env_module.index("});", keys[-1].start())]
-    return {k.group(1) for k, end in zip(keys, ends, strict=False) if ".default(" not in env_module[k.start() : end]}
+    blocks = {k.group(1): env_module[k.start() : end] for k, end in zip(keys, ends, strict=True)}
+    return {name for name, block in blocks.items() if ".default(" not in block and ".optional()" not in block}
 
 
 def test_database_service_and_url_match_the_engine(generated):
