@@ -69,16 +69,21 @@ def copier_seconds(*args: str, cwd: Path | None = None) -> tuple[float, float]:
 def report(what: str, times: dict[str, list[tuple[float, float]]]) -> None:
     """Print each template's medians, then Stackwright's against the trivial and the padded template.
 
-    `times` is keyed by label, in the order trivial, padded, Stackwright; each run is (wall, CPU).
+    `times` is keyed by label, in the order trivial, padded, Stackwright, then optionally the
+    static template of the same bytes (update_speed.py); each run is (wall, CPU).
     """
     for index, kind in enumerate(("wall-clock", "CPU")):
         medians = {label: statistics.median(run[index] for run in runs) for label, runs in times.items()}
         for label, runs in times.items():
             print(f"{label}: {what} median {medians[label]:.3f} s {kind} over {len(runs)} runs")
-        trivial, padded, ours = medians.values()
+        trivial, padded, ours, *static = medians.values()
         print(f"{kind} ratio stackwright / trivial: {ours / trivial:.2f}")
         print(f"{kind} ratio padded trivial / trivial (Copier's cost of the size alone): {padded / trivial:.2f}")
         print(f"{kind} ratio stackwright / padded trivial (the template's own cost): {ours / padded:.2f}")
+        if static:
+            print(
+                f"{kind} ratio stackwright / static template of the same bytes (its logic alone): {ours / static[0]:.2f}"
+            )
 
 
 def repository_files(repository: Path) -> int:

@@ -65,6 +65,29 @@ def updatable_trivial_template(root: Path, generated: int = 10, in_repository: i
     return template
 
 
+def static_template(root: Path, project: Path, repository: Path) -> Path:
+    """A template with no logic that writes `project`'s files (each a raw fragment) from a
+    repository that also holds `repository`'s files: the same files and bytes as Stackwright's,
+    so the update's cost beyond it is the template's logic (questions, file plan, rendering).
+    Its repository holds the generated files besides Stackwright's own, so it is the heavier
+    of the two in files: an upper bound of Copier's cost for Stackwright's content."""
+    template = root / "static"
+    shutil.copytree(repository, template / "other", ignore=shutil.ignore_patterns(".git"))
+    (template / "copier.yml").write_text("_subdirectory: template\nname:\n  type: str\n  default: demo\n")
+    for file in project.rglob("*"):
+        relative = file.relative_to(project)
+        if file.is_file() and ".git" not in relative.parts and file.name != ".copier-answers.yml":
+            fragment = template / "template" / f"{relative}.jinja"
+            fragment.parent.mkdir(parents=True, exist_ok=True)
+            fragment.write_text("{% raw %}" + file.read_text() + "{% endraw %}")
+    (template / "template" / "{{ _copier_conf.answers_file }}.jinja").write_text("{{ _copier_answers | to_nice_yaml }}")
+    git(template, "init", "-q")
+    git(template, "add", "-A")
+    git(template, "commit", "-qm", "static")
+    release_twice(template, "template/README.md.jinja")
+    return template
+
+
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     with tempfile.TemporaryDirectory() as scratch:
@@ -85,6 +108,9 @@ def main() -> None:
                 )
             ),
             f"stackwright --defaults ({files} files + answers file, {in_repository} in its repository)": our_project,
+            "static template of Stackwright's files and bytes": generated_project(
+                static_template(root, our_project, ours), root / "project-static"
+            ),
         }
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in projects}
         for _ in range(rounds):
