@@ -72,6 +72,7 @@ class StackwrightExtension(Extension):
             import_extension=layouts.import_extension,
             runtimes=stacks.RUNTIMES,
             frameworks=stacks.FRAMEWORKS,
+            test_imports=stacks.test_imports,
             schema_text=paths.SCHEMA_PATH.read_text,
             # packages and commands
             versions=packages.VERSIONS,

@@ -24,10 +24,9 @@ def test_a_project_with_every_auth_model_gets_the_auth_api_by_default(copie):
     "answers",
     [
         {"models": ["auth/user", "auth/session"]},  # not every auth model
-        {"framework": "hono", "runtime": "deno"},  # not built there yet
         {"apis": []},  # the models alone, asked for
     ],
-    ids=["some-models", "not-built", "asked-for-none"],
+    ids=["some-models", "asked-for-none"],
 )
 def test_otherwise_the_models_come_alone(copie, answers):
     result = copie.copy(extra_answers=answers)
@@ -42,11 +41,9 @@ def test_otherwise_the_models_come_alone(copie, answers):
     ("data", "reason"),
     [
         (["models=[auth/user]"], "apis: auth needs every auth model (add auth/session, auth/refresh-token, auth/otp)"),
-        (["runtime=deno", "framework=hono"], "apis: auth is not built yet on deno/hono"),
-        (["runtime=bun", "framework=express"], "apis: auth is not built yet on bun/express"),
-        (["databaseEngine=mongodb", "databaseAdapter=mongoose"], "apis: auth is not built yet on mongodb/mongoose"),
+        (["bundles=[blog-app]"], "apis: auth needs the auth bundle; choose it, or leave auth out"),
     ],
-    ids=["missing-models", "other-runtime", "other-stack", "other-data-layer"],
+    ids=["missing-models", "missing-bundle"],
 )
 def test_an_api_that_cannot_be_served_is_refused_in_one_line(tmp_path, data, reason):
     options = [arg for item in [*data, "apis=[auth]"] for arg in ("--data", item)]
@@ -64,3 +61,21 @@ def test_every_built_place_is_a_value_the_schema_allows():
     assert set(runtimes) <= set(schema_enum("runtime")) and set(frameworks) <= set(schema_enum("framework"))
     engines, adapters = zip(*(pair.split("/") for pair in built["data"]), strict=True)
     assert set(engines) <= set(schema_enum("databaseEngine")) and set(adapters) <= set(schema_enum("databaseAdapter"))
+
+
+def test_where_an_api_is_not_built_it_is_refused_with_where_it_is(monkeypatch):
+    """Every stack builds the auth API today; the refusal stays for the next APIs (and layers)."""
+    from stackwright import apis
+
+    monkeypatch.setitem(apis.API_BUILT, "auth", {"stack": ["node/express"], "data": ["postgresql/drizzle"]})
+    answers = {
+        "runtime": "bun",
+        "framework": "hono",
+        "databaseEngine": "postgresql",
+        "databaseAdapter": "drizzle",
+        "bundles": ["auth"],
+        "models": ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"],
+    }
+    expected = "apis: auth is not built yet on bun/hono (built on node/express); leave it out for the models alone"
+    assert apis.api_refusal("auth", answers) == expected
+    assert apis.api_refusal("auth", {**answers, "runtime": "node", "framework": "express"}) == ""

@@ -241,6 +241,12 @@ def behaviour(dialect: str) -> list[tuple[str, str]]:
         ("insert into accounts (user_id, type, currency) values (1, 'savings', 'EUR')", "fail"),
         ("insert into accounts (user_id, type, status) values (1, 'savings', 'open')", "fail"),
         ("insert into accounts (user_id, type) values (999999, 'savings')", "fail"),
+        # the cached balance (not in the spec): exact, never below zero but on the bank's own accounts
+        ("select balance from accounts where id = 1", "=0.00"),
+        ("update accounts set balance = 12.345 where id = 1", "ok"),
+        ("select balance from accounts where id = 1", "=12.35"),
+        ("update accounts set balance = -0.01 where id = 1", "fail"),
+        ("update accounts set system_account = true, balance = -0.01 where id = 3", "ok"),
         # transactions: money, checks, unique idempotency key, FKs
         (
             "insert into transactions (from_account_id, to_account_id, amount, idempotency_key) values (1, 2, 10.5, 'k1')",

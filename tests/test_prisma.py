@@ -20,6 +20,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import (
     REPO,
     FreshDatabase,
@@ -36,6 +37,7 @@ from test_drizzle_models import UNION, behaviour_problems
 from test_drizzle_models import build as build_drizzle
 from test_drizzle_models import migrate as migrate_drizzle
 
+from stackwright.apis import APIS
 from stackwright.bundles import RELATIONAL_ONLY
 from stackwright.layouts import LAYOUTS
 from stackwright.packages import VERSIONS
@@ -80,13 +82,20 @@ def prisma_project(dst: Path, engine: str, architecture: str, models: list[str] 
     return project, env
 
 
-def checks_pass(project: Path, env: dict) -> None:
-    """What `check` runs, plus Prisma's own validation and layout check."""
+def checks_pass(project: Path, env: dict, url: str | None = None) -> None:
+    """What `check` runs, plus Prisma's own validation and layout check; the project's tests
+    run on the database of `url` (where its tables are), the domain APIs' among them. Without
+    one (MongoDB: no server here) the APIs' tests are left out, by name."""
     run(["npx", "--no-install", "prisma", "validate"], project, env)
     run(["npx", "--no-install", "prisma", "format", "--check"], project, env)
     run(["npx", "--no-install", "tsc", "--noEmit"], project)
     run(["npx", "--no-install", "biome", "check", "."], project)
-    run(["npx", "--no-install", "vitest", "run"], project)
+    if url:
+        run(["npx", "--no-install", "vitest", "run"], project, {"DATABASE_URL": url})
+    else:
+        apis = [f"--exclude=**/{api}.test.ts" for api in APIS]
+        output = run(["npx", "--no-install", "vitest", "run", *apis], project, env)
+        assert "health.test.ts" in output and "auth.test.ts" not in output, output
 
 
 def schema_engine(command: str, project: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -99,12 +108,35 @@ def schema_engine(command: str, project: Path, url: str, *args: str) -> subproce
     )
 
 
-def db_migrate_rest(project: Path, url: str) -> None:
-    """The part of db:migrate after `prisma migrate deploy`: the constraints script."""
+def db_migrate_rest(project: Path, url: str, env: dict[str, str] | None = None) -> None:
+    """The part of db:migrate after `prisma migrate deploy`: the constraints script, run by the
+    project's runtime (tsx, bun or deno; `env` puts the latter two on the PATH)."""
     script = json.loads((project / "package.json").read_text())["scripts"]["db:migrate"]
     deploy, _, rest = script.partition(" && ")
-    assert deploy == "prisma migrate deploy" and rest.startswith("tsx "), script
-    run(["npx", "--no-install", *rest.split()], project, {"DATABASE_URL": url})
+    assert deploy.endswith("migrate deploy") and rest, script
+    command = rest.split()
+    if command[0] == "tsx":
+        command = ["npx", "--no-install", *command]
+    run(command, project, {**(env or {}), "DATABASE_URL": url})
+
+
+def create_tables(project: Path, engine: str, url: str, scratch: Path, env: dict[str, str] | None = None) -> None:
+    """Create a Prisma SQL project's tables on the empty database of `url`, as its `db:generate`
+    and `db:migrate` would where Prisma's native schema engine can be downloaded. PostgreSQL:
+    Prisma's own engine (WASM) writes and applies the migration. MySQL: the Drizzle twin of the
+    same models migrates (the same tables: test_mysql_prisma_schema_equals_the_drizzle_tables…).
+    Then the rest of db:migrate (the constraints script) runs, where the models have one."""
+    if engine == "postgresql":
+        for command in (["create", "init"], ["apply"]):
+            done = schema_engine(command[0], project, url, *command[1:])
+            assert done.returncode == 0, done.stdout + done.stderr
+    else:
+        answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+        twin = build_drizzle(scratch / "drizzle-twin", "mysql", "mvc", answers["models"])
+        done = migrate_drizzle(twin, "mvc", url)
+        assert done.returncode == 0, done.stdout + done.stderr
+    if " && " in json.loads((project / "package.json").read_text())["scripts"]["db:migrate"]:
+        db_migrate_rest(project, url, env)
 
 
 def runtime_checks(project: Path, architecture: str, url: str) -> None:
@@ -127,7 +159,6 @@ def runtime_checks(project: Path, architecture: str, url: str) -> None:
 def test_postgresql_prisma_migrates_with_its_own_engine_and_enforces_the_spec(tmp_path):
     require_server("PostgreSQL", 5432)
     project, env = prisma_project(tmp_path / "api", "postgresql", "feature")
-    checks_pass(project, env)
     with FreshDatabase("postgresql") as db:
         url = server_url("postgresql", db)
         created = schema_engine("create", project, url, "init")
@@ -147,6 +178,7 @@ def test_postgresql_prisma_migrates_with_its_own_engine_and_enforces_the_spec(tm
         assert schema_engine("apply", project, url).returncode == 0
         db_migrate_rest(project, url)
         runtime_checks(project, "feature", url)
+        checks_pass(project, env, url)
 
 
 def test_a_schema_change_shows_in_the_migrations_diff(tmp_path):
@@ -219,6 +251,9 @@ def expected_mysql(datamodel: dict) -> dict[str, set]:
                 default = str(int(default))
             elif isinstance(default, str) and field["kind"] == "enum":
                 default = f"'{next(v.get('dbName') or v['name'] for v in next(e for e in datamodel['enums'] if e['name'] == field['type'])['values'] if v['name'] == default)}'"
+            elif default is not None and kind.startswith("decimal("):
+                # MariaDB shows a decimal's default at the column's scale (0 -> 0.00).
+                default = f"{float(default):.{int(kind[:-1].split(',')[1])}f}"
             elif default is not None:
                 default = str(default)
             columns.add((table, by_name[field["name"]], kind, "NO" if field["isRequired"] else "YES", default))
@@ -270,7 +305,6 @@ def actual_mysql(db: str) -> dict[str, set]:
 def test_mysql_prisma_schema_equals_the_drizzle_tables_and_its_client_runs_on_them(tmp_path):
     require_server("MariaDB", 3306)
     project, env = prisma_project(tmp_path / "api", "mysql", "mvc")
-    checks_pass(project, env)
     drizzle = build_drizzle(tmp_path / "drizzle", "mysql", "mvc", UNION)
     with FreshDatabase("mysql") as db:
         url = server_url("mysql", db)
@@ -288,6 +322,7 @@ def test_mysql_prisma_schema_equals_the_drizzle_tables_and_its_client_runs_on_th
         )
         db_migrate_rest(project, url)  # finds Drizzle's CHECKs by name; re-creates the triggers
         runtime_checks(project, "mvc", url)
+        checks_pass(project, env, url)
 
 
 def test_mysql_migrations_with_prismas_native_engine(tmp_path):
@@ -377,6 +412,7 @@ def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tm
     code: the TTL and text index commands, and the extension that keeps ledgers immutable."""
     project, env = prisma_project(tmp_path / "api", "mongodb", "mvc", UNION_MONGODB)
     assert VERSIONS["adapterDependencies"]["mongodb/prisma"]["packages"]["prisma"].startswith("6.")
+    assert (project / LAYOUTS["mvc"]["auth.test.ts"]).is_file(), "the auth API is generated"
     checks_pass(project, {**env, "DATABASE_URL": "mongodb://localhost:27017/app"})
     layout = LAYOUTS["mvc"]
     done = run(

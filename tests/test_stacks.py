@@ -45,7 +45,9 @@ from conftest import (
 )
 from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
+from test_prisma import create_tables
 
+from stackwright.apis import APIS
 from stackwright.bundles import BUNDLES
 from stackwright.layouts import LAYOUTS
 from stackwright.packages import VERSIONS, lockfile
@@ -110,14 +112,17 @@ CASES["node-nextjs-none"]["packageManager"] = "bun"
 CASES["node-nextjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
 CASES["node-nextjs-postgresql-ledger-only"]["packageManager"] = "yarn"
 # Prisma once per stack (Node + Express: tests/test_prisma.py), each engine at least once,
-# with the package managers in turn.
-PRISMA_CASES = {
-    "bun-express": ("mysql", "bun"),
-    "bun-hono": ("mongodb", "bun"),
-    "deno-hono": ("postgresql", "pnpm"),
-    "node-nestjs": ("mysql", "yarn"),
-    "node-nextjs": ("postgresql", "npm"),
-}
+# with the package managers in turn; with the Node LTS case below, every framework meets
+# Prisma on PostgreSQL and on MySQL (its API tests included).
+PRISMA_CASES = [
+    ("bun-express", "mysql", "bun"),
+    ("bun-hono", "mongodb", "bun"),
+    ("bun-hono", "mysql", "bun"),
+    ("deno-hono", "postgresql", "pnpm"),
+    ("node-nestjs", "mysql", "yarn"),
+    ("node-nestjs", "postgresql", "npm"),
+    ("node-nextjs", "postgresql", "npm"),
+]
 CASES.update(
     {
         f"{stack}-prisma-{engine}": {
@@ -127,7 +132,7 @@ CASES.update(
             "bundles": ALL_BUNDLES,
             "packageManager": manager,
         }
-        for stack, (engine, manager) in PRISMA_CASES.items()
+        for stack, engine, manager in PRISMA_CASES
     }
 )
 
@@ -315,19 +320,26 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
         if script in scripts:
             run([command, "run", script], project, env)
     migrates = answers.get("databaseAdapter") == "drizzle" and "db:migrate" in scripts
-    if not migrates:
+    prisma_sql = answers.get("databaseAdapter") == "prisma" and engine != "mongodb"
+    if engine == "mongodb":
+        run_tests_but_the_apis(project, answers, env)
+    elif not migrates and not prisma_sql:
         run([command, "run", "test"], project, env)
 
     if answers.get("databaseAdapter") == "prisma":
-        # Prisma's migrations need its native engine (tests/test_prisma.py proves them another
-        # way); readiness needs only the server.
+        # Prisma's migrations need its native engine, which cannot be downloaded here:
+        # create_tables() makes the same tables another way (tests/test_prisma.py).
         assert {"postinstall", "db:generate" if engine != "mongodb" else "db:push"} <= set(scripts)
         # Not served on MongoDB: Prisma 6's client loads its native query engine, which cannot
         # be downloaded here (shared/notes/prisma.md); install, generate and checks ran above.
-        if engine != "mongodb":
+        if prisma_sql:
             require_server(engine, 5432 if engine == "postgresql" else 3306)
             with FreshDatabase(engine) as name:
-                serve_and_probe(project, env, answers["framework"], engine, server_url(engine, name))
+                url = server_url(engine, name)
+                # The project's own tests, the domain API's among them, on its tables.
+                create_tables(project, engine, url, tmp_path, env)
+                run([command, "run", "test"], project, {**env, "DATABASE_URL": url})
+                serve_and_probe(project, env, answers["framework"], engine, url)
     elif engine in ("postgresql", "mysql"):
         require_server(engine, 5432 if engine == "postgresql" else 3306)
         run([command, "run", "db:generate"], project, env)
@@ -344,6 +356,20 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
         # No MongoDB server here: Mongoose projects are served against a closed port only.
         assert engine == "none" or "db:sync-indexes" in scripts
         serve_and_probe(project, env, answers["framework"], engine, None)
+
+
+def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str]) -> None:
+    """The project's `test` script on its test files but the domain APIs': those need a MongoDB
+    replica set (transactions), and none can be installed here (shared/notes/domain-services.md).
+    The services they drive are the ones every SQL case runs its API tests against."""
+    command = json.loads((project / "package.json").read_text())["scripts"]["test"].split()
+    tests = project / answers.get("rootDir", ".") / LAYOUTS[answers["architecture"]]["tests"]
+    skipped = {f"{api}.test.ts" for api in APIS}
+    files = sorted(path for path in tests.glob("*.test.ts") if path.name not in skipped)
+    assert files, f"no tests in {tests}"
+    if (project / command[-1]).resolve() == tests.resolve():
+        command = command[:-1]  # Deno's script names the folder: name the files instead
+    run([*command, *(str(path.relative_to(project)) for path in files)], project, with_local_bin(project, env))
 
 
 def a_bad_environment_stops_the_server_with_one_clear_line(project: Path, env: dict[str, str]) -> None:

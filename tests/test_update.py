@@ -425,3 +425,45 @@ def test_adding_a_bundle_migrates_incrementally_and_keeps_rows(template, tmp_pat
         f"insert into posts (title, slug, author_id, category_id) values ('X', 'x', {author}, 999)",
         refused=True,
     )
+
+
+# --- 7. a model change reaches existing databases through update, db:generate, db:migrate --------
+
+# The account model's lines that the cached balance added (the release before it lacked them).
+BALANCE_LINES = ("balance", "Not in the spec", "them, so a transfer", "Only the bank's own")
+
+
+@pytest.mark.parametrize("engine", ["postgresql", "mysql"])
+def test_an_update_adds_the_account_balance_and_keeps_the_accounts(tmp_path, engine, request):
+    url = request.getfixturevalue("postgres_url" if engine == "postgresql" else "mysql_url")
+    env = {"DATABASE_URL": url}
+    template = TemplateRepo(tmp_path)
+    fragment = f"template/layers/models/{'pg' if engine == 'postgresql' else 'mysql'}/account.ts.jinja"
+    with_balance = (template.path / fragment).read_text()
+    template.edit(
+        fragment,
+        lambda text: "".join(
+            line for line in text.splitlines(keepends=True) if not any(part in line for part in BALANCE_LINES)
+        ),
+    )
+    template.release("v1.0.0")
+    answers = {"databaseEngine": engine, "databaseAdapter": "drizzle", "bundles": ["banking-app"]}
+    project = generate(template, tmp_path / "api", **answers)
+    install_node_modules(project)
+    run(["npm", "run", "db:generate"], cwd=project)
+    run(["npm", "run", "db:migrate"], cwd=project, env=env)
+    sql(engine, url, ROW_BEFORE_UPDATE)
+    sql(engine, url, "insert into accounts (user_id, type) values (1, 'savings')")
+    commit_all(project, "first migration")
+    first = {p.name for p in (project / "drizzle").glob("*.sql")}
+
+    (template.path / fragment).write_text(with_balance)
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    run(["npm", "run", "db:generate"], cwd=project)
+    (migration,) = [p.read_text().lower() for p in (project / "drizzle").glob("*.sql") if p.name not in first]
+    assert "balance" in migration and "accounts_balance_non_negative" in migration and "drop " not in migration
+    run(["npm", "run", "db:migrate"], cwd=project, env=env)
+    assert sql(engine, url, "select balance from accounts") == "0.00"
+    sql(engine, url, "update accounts set balance = -1", refused=True)

@@ -20,8 +20,15 @@ APIS: dict[str, str] = {"auth": "auth"}
 # Where each API is built: stacks ("runtime/framework") and data layers ("engine/adapter").
 API_BUILT: dict[str, dict[str, list[str]]] = {
     "auth": {
-        "stack": ["node/express", "node/nestjs", "bun/hono"],
-        "data": ["postgresql/drizzle", "mysql/drizzle"],
+        "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
+        "data": [
+            "postgresql/drizzle",
+            "mysql/drizzle",
+            "postgresql/prisma",
+            "mysql/prisma",
+            "mongodb/mongoose",
+            "mongodb/prisma",
+        ],
     },
 }
 

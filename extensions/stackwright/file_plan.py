@@ -124,7 +124,7 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
 # Model plumbing that only some models need: planned when one of them is chosen.
 ONLY_WITH_MODELS: dict[str, tuple[str, ...]] = {
     # CHECKs and triggers that schema.prisma cannot express.
-    "models/prisma-sql/constraints.ts": ("transaction", "ledger"),
+    "models/prisma-sql/constraints.ts": ("account", "transaction", "ledger"),
     # MongoDB: the indexes Prisma cannot declare (TTL, text), and the ledger's immutability.
     "models/prisma-mongodb/indexes.ts": ("session", "refresh-token", "otp", "post"),
     "models/prisma-mongodb/sync-indexes.ts": ("session", "refresh-token", "otp", "post"),

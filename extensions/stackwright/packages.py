@@ -35,6 +35,8 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
         names += VERSIONS["apiDependencies"][api][kind]
     if apis and context["framework"] in VERSIONS["apiFrameworkDependencies"]:
         names += VERSIONS["apiFrameworkDependencies"][context["framework"]][kind]
+    if apis and context["runtime"] in VERSIONS["apiRuntimeDependencies"]:
+        names += VERSIONS["apiRuntimeDependencies"][context["runtime"]][kind]
     return {name: pinned[name] for name in sorted(set(names))}
 
 

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from jinja2 import pass_context
+
 # What differs between runtimes beyond their layer folders. `layers`: the runtime's
 # folders under template/layers/runtimes (node-compatible: what Node and Bun share);
 # `import_suffix`: of relative imports (Deno resolves only the real .ts name);
-# `test_module`: where tests import describe/it/expect from (Deno: Deno.test);
+# `test_module`: where tests import describe, it, expect and the hooks from; `test_aliases`: the
+# names that module gives the hooks, where they differ; `expect_module`: where `expect` comes from
+# when the test module has none (Deno's own tests use Deno.test; the API tests, shared with Node
+# and Bun, use its node:test with Jest's expect);
 # `test_runner`, `linter`, `builds`: what the generated README says of its scripts;
 # `prisma_runtime`: the runtime Prisma's client generator writes for;
 # `ci_node`: the Node.js versions CI runs on (on Bun and Deno, Node runs only the package manager).
@@ -38,7 +43,9 @@ RUNTIMES: dict[str, dict[str, Any]] = {
     "deno": {
         "layers": ["deno"],
         "import_suffix": ".ts",
-        "test_module": None,
+        "test_module": "node:test",
+        "test_aliases": {"beforeAll": "before", "afterAll": "after"},
+        "expect_module": "expect",
         "prisma_runtime": "deno",
         "test_runner": "`deno test`",
         "linter": "`deno lint` and `deno fmt`",
@@ -67,3 +74,18 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "generated": [".next/", "next-env.d.ts", "*.tsbuildinfo"],
     },
 }
+
+
+@pass_context
+def test_imports(context: Any, names: list[str]) -> str:
+    """The import lines that give a test file `names` (describe, it, expect, the hooks) on the chosen runtime."""
+    runtime = RUNTIMES[context["runtime"]]
+    aliases, expect_module = runtime.get("test_aliases", {}), runtime.get("expect_module")
+    lines = []
+    if expect_module and "expect" in names:
+        lines.append(f'import {{ expect }} from "{expect_module}";')
+        names = [name for name in names if name != "expect"]
+    imported = sorted((aliases.get(name, name), name) for name in names)
+    specifiers = ", ".join(name if source == name else f"{source} as {name}" for source, name in imported)
+    lines.append(f'import {{ {specifiers} }} from "{runtime["test_module"]}";')
+    return "\n".join(lines)
