@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from copier import run_copy
 
 REPO = Path(__file__).resolve().parent.parent
@@ -150,8 +151,11 @@ def search(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
     return found
 
 
-def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: int = 600) -> str:
-    """Run a command; on failure, fail the test with its output."""
+def run(
+    cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: int = 600, with_stderr: bool = False
+) -> str:
+    """Run a command; on failure, fail the test with its output. Returns its stdout (and its
+    stderr after it with `with_stderr`: bun test reports there)."""
     done = subprocess.run(
         cmd,
         cwd=cwd,
@@ -163,7 +167,16 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: i
     )
     if done.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
-    return done.stdout
+    return done.stdout + done.stderr if with_stderr else done.stdout
+
+
+def assert_api_tests_ran(output: str, project: Path) -> None:
+    """A test run's output names each domain API's test file of the project: a runner that
+    left one out (a glob, a folder) would still exit 0."""
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    assert answers.get("apis"), "the project serves no domain API"
+    for api in answers["apis"]:
+        assert f"{api}.test.ts" in output, f"{api}.test.ts did not run:\n{output}"
 
 
 def install_node_modules(project: Path, real_folder: bool = False) -> Path:

@@ -28,6 +28,7 @@ from conftest import (
     CACHE,
     NPM_CACHE,
     FreshDatabase,
+    assert_api_tests_ran,
     commit_all,
     git,
     npm_tool,
@@ -217,6 +218,7 @@ def test_installs_and_passes_its_checks_with_the_pinned_package_manager(tmp_path
                 env = {**tool_env(manager), "DATABASE_URL": server_url(engine, name)}
                 check(run_tool(exe, manager, ["run", "db:migrate"], project, env), project)
                 output = check(run_tool(exe, manager, ["run", script], project, env), project)
+                assert_api_tests_ran(output, project)
         else:
             output = check(run_tool(exe, manager, ["run", script], project), project)
         if script == "test":

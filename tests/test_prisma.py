@@ -24,6 +24,7 @@ import yaml
 from conftest import (
     REPO,
     FreshDatabase,
+    assert_api_tests_ran,
     install_node_modules,
     npm_tool,
     prisma_stand_in,
@@ -91,7 +92,8 @@ def checks_pass(project: Path, env: dict, url: str | None = None) -> None:
     run(["npx", "--no-install", "tsc", "--noEmit"], project)
     run(["npx", "--no-install", "biome", "check", "."], project)
     if url:
-        run(["npx", "--no-install", "vitest", "run"], project, {"DATABASE_URL": url})
+        output = run(["npx", "--no-install", "vitest", "run"], project, {"DATABASE_URL": url})
+        assert_api_tests_ran(output, project)
     else:
         apis = [f"--exclude=**/{api}.test.ts" for api in APIS]
         output = run(["npx", "--no-install", "vitest", "run", *apis], project, env)

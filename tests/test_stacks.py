@@ -25,10 +25,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import (
     CACHE,
     NODE_LTS_VERSION,
     FreshDatabase,
+    assert_api_tests_ran,
     copied,
     free_port,
     get_json,
@@ -338,7 +340,7 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
                 url = server_url(engine, name)
                 # The project's own tests, the domain API's among them, on its tables.
                 create_tables(project, engine, url, tmp_path, env)
-                run([command, "run", "test"], project, {**env, "DATABASE_URL": url})
+                run_the_tests(project, command, {**env, "DATABASE_URL": url})
                 serve_and_probe(project, env, answers["framework"], engine, url)
     elif engine in ("postgresql", "mysql"):
         require_server(engine, 5432 if engine == "postgresql" else 3306)
@@ -348,7 +350,7 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             url = server_url(engine, name)
             run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
             # The project's own tests, the domain API's among them, on the migrated database.
-            run([command, "run", "test"], project, {**env, "DATABASE_URL": url})
+            run_the_tests(project, command, {**env, "DATABASE_URL": url})
             serve_and_probe(project, env, answers["framework"], engine, url)
         if case.endswith("-postgresql"):
             a_bad_environment_stops_the_server_with_one_clear_line(project, env)
@@ -356,6 +358,13 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
         # No MongoDB server here: Mongoose projects are served against a closed port only.
         assert engine == "none" or "db:sync-indexes" in scripts
         serve_and_probe(project, env, answers["framework"], engine, None)
+
+
+def run_the_tests(project: Path, command: str, env: dict[str, str]) -> None:
+    """The project's `test` script; where it serves a domain API, that API's tests must have run."""
+    output = run([command, "run", "test"], project, env, with_stderr=True)
+    if yaml.safe_load((project / ".copier-answers.yml").read_text()).get("apis"):
+        assert_api_tests_ran(output, project)
 
 
 def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str]) -> None:
