@@ -102,4 +102,5 @@ class StackwrightExtension(Extension):
             table_of=bundles.table_of,
             models_problem=bundles.models_problem,
             drop_tables_problem=bundles.drop_tables_problem,
+            apis_problem=apis.apis_problem,
         )

@@ -15,7 +15,9 @@ from jinja2 import pass_context
 from .bundles import bundle_models, model_keys
 
 # API -> the bundle whose models it serves.
-APIS: dict[str, str] = {"auth": "auth"}
+APIS: dict[str, str] = {"auth": "auth", "bank": "banking-app"}
+# API -> the APIs it builds on: the bank serves signed-in users.
+API_NEEDS: dict[str, list[str]] = {"bank": ["auth"]}
 
 # Where each API is built: stacks ("runtime/framework") and data layers ("engine/adapter").
 API_BUILT: dict[str, dict[str, list[str]]] = {
@@ -30,6 +32,10 @@ API_BUILT: dict[str, dict[str, list[str]]] = {
             "mongodb/prisma",
         ],
     },
+    "bank": {
+        "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
+        "data": ["postgresql/drizzle", "mysql/drizzle"],
+    },
 }
 
 
@@ -43,6 +49,10 @@ def api_refusal(api: str, answers: Any) -> str:
     missing = [f"{bundle}/{m}" for m in bundle_models(bundle, adapter, engine) if m not in chosen]
     if missing:
         return f"apis: {api} needs every {bundle} model (add {', '.join(missing)}), or leave {api} out for the models alone"
+    for needed in API_NEEDS.get(api, []):
+        why = api_refusal(needed, answers)
+        if why:
+            return f"apis: {api} needs the {needed} API ({why.removeprefix('apis: ')})"
     built = API_BUILT[api]
     here = {"stack": f"{answers.get('runtime')}/{answers.get('framework')}", "data": f"{engine}/{adapter}"}
     for part, value in here.items():
@@ -69,8 +79,22 @@ def default_apis(context: Any) -> str:
 
 
 def selected_apis(answers: Any) -> list[str]:
-    """The APIs the answers generate (a refused one never is)."""
-    return [api for api in APIS if api in (answers.get("apis") or []) and not api_refusal(api, answers)]
+    """The APIs the answers generate (a refused one never is, nor one without the APIs it needs)."""
+    chosen = answers.get("apis") or []
+    return [
+        api
+        for api in APIS
+        if api in chosen and not api_refusal(api, answers) and set(API_NEEDS.get(api, [])) <= set(chosen)
+    ]
+
+
+def apis_problem(chosen: Any) -> str:
+    """The `apis` validator: an API chosen without one it builds on, in one line ("" when none)."""
+    for api in chosen or []:
+        missing = [needed for needed in API_NEEDS.get(api, []) if needed not in chosen]
+        if missing:
+            return f"apis: {api} needs the {', '.join(missing)} API too; choose it, or leave {api} out"
+    return ""
 
 
 @pass_context

@@ -48,7 +48,7 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     # The domain APIs: framework- and ORM-free services, one repository per data layer, one
     # HTTP layer per framework; `shared` holds what every API of the layer uses.
     ("domain services", lambda a: [f"services/{part}" for part in _api_parts(a)]),
-    ("repositories", lambda a: [f"repositories/{_dialect(a)}/{api}" for api in selected_apis(a)]),
+    ("repositories", lambda a: [f"repositories/{_dialect(a)}/{part}" for part in _api_parts(a)]),
     (
         "HTTP",
         lambda a: [
