@@ -37,16 +37,49 @@ def test_otherwise_the_models_come_alone(copie, answers):
     assert result.answers["bundles"] == ["auth"] and result.answers["models"], "the models are generated"
 
 
+BANK_FILES = ["src/modules/bank/bank.service.ts", "src/modules/bank/bank.repository.ts", "tests/bank.test.ts"]
+
+
+def test_the_bank_api_comes_with_the_banking_bundle_and_the_auth_api(copie):
+    result = copie.copy(extra_answers={"bundles": ["auth", "banking-app"]})
+    project = copied(result)
+    assert result.answers["apis"] == ["auth", "bank"]
+    for path in [*AUTH_FILES, *BANK_FILES]:
+        assert (project / path).is_file(), path
+
+
+def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
+    result = copie.copy(extra_answers={"bundles": ["banking-app"]})
+    project = copied(result)
+    assert result.answers["apis"] == []
+    assert not any((project / path).exists() for path in BANK_FILES)
+
+
 @pytest.mark.parametrize(
     ("data", "reason"),
     [
-        (["models=[auth/user]"], "apis: auth needs every auth model (add auth/session, auth/refresh-token, auth/otp)"),
-        (["bundles=[blog-app]"], "apis: auth needs the auth bundle; choose it, or leave auth out"),
+        (
+            ["models=[auth/user]", "apis=[auth]"],
+            "apis: auth needs every auth model (add auth/session, auth/refresh-token, auth/otp)",
+        ),
+        (["bundles=[blog-app]", "apis=[auth]"], "apis: auth needs the auth bundle; choose it, or leave auth out"),
+        (
+            ["bundles=[auth, banking-app]", "apis=[bank]"],
+            "apis: bank needs the auth API too; choose it, or leave bank out",
+        ),
+        (
+            ["bundles=[banking-app]", "apis=[bank]"],
+            "apis: bank needs the auth API (auth needs the auth bundle; choose it, or leave auth out)",
+        ),
+        (
+            ["bundles=[auth, banking-app]", "databaseAdapter=prisma", "apis=[auth, bank]"],
+            "apis: bank is not built yet on postgresql/prisma (built on postgresql/drizzle, mysql/drizzle)",
+        ),
     ],
-    ids=["missing-models", "missing-bundle"],
+    ids=["missing-models", "missing-bundle", "bank-without-auth", "bank-without-auth-bundle", "bank-not-built"],
 )
 def test_an_api_that_cannot_be_served_is_refused_in_one_line(tmp_path, data, reason):
-    options = [arg for item in [*data, "apis=[auth]"] for arg in ("--data", item)]
+    options = [arg for item in data for arg in ("--data", item)]
     done = copier_cli("copy", "--trust", "--defaults", "--vcs-ref=HEAD", *options, str(REPO), str(tmp_path / "api"))
     assert done.returncode != 0
     assert reason in done.stderr, done.stderr
