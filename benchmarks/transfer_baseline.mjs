@@ -1,0 +1,114 @@
+// The hand-written baseline: the same transfers as transfer_load.mjs, straight on the database
+// with pg or mysql2 (run from the generated project's folder, which has them), one database
+// transaction per transfer with the API's locking: both accounts locked in id order, the key
+// claimed by the transaction row, funds checked on the locked rows, two ledger entries, both
+// balances moved. `node transfer_baseline.mjs <setup.json> <seconds> <concurrency> <database url>`.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const require = createRequire(`${process.cwd()}/package.json`);
+const [setupFile, seconds, concurrency, url] = process.argv.slice(2);
+const setup = JSON.parse(readFileSync(setupFile, "utf8"));
+const everyAccount = setup.users.flatMap((user) => user.accounts);
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+const mysql = url.startsWith("mysql");
+
+// The API's pools: pg.Pool's default of 10, and a mysql2 pool of 10.
+const pool = mysql
+  ? require("mysql2/promise").createPool({ uri: url, connectionLimit: 10 })
+  : new (require("pg").Pool)({ connectionString: url, max: 10 });
+
+async function inTransaction(work) {
+  const client = mysql ? await pool.getConnection() : await pool.connect();
+  const query = async (text, values) =>
+    mysql ? (await client.query(text, values))[0] : (await client.query(text, values)).rows;
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      await query(mysql ? "start transaction" : "begin");
+      try {
+        const result = await work(query);
+        await query("commit");
+        return result;
+      } catch (error) {
+        await query("rollback");
+        const retry = ["40P01", "40001", "ER_LOCK_DEADLOCK"].includes(error.code);
+        if (!retry || attempt === 5) {
+          throw error;
+        }
+      }
+    }
+  } finally {
+    client.release();
+  }
+}
+
+const p = (n) => (mysql ? "?" : `$${n}`);
+
+async function transfer(from, to, key) {
+  return inTransaction(async (query) => {
+    const ids = [Number(from), Number(to)].sort((a, b) => a - b);
+    const rows = await query(
+      `select id, balance, status, currency, system_account from accounts where id in (${p(1)}, ${p(2)}) order by id for update`,
+      ids,
+    );
+    const source = rows.find((row) => Number(row.id) === Number(from));
+    const target = rows.find((row) => Number(row.id) === Number(to));
+    let id;
+    if (mysql) {
+      const inserted = await query(
+        "insert into transactions (from_account_id, to_account_id, amount, status, idempotency_key) values (?, ?, '1.00', 'pending', ?)",
+        [from, to, key],
+      );
+      id = inserted.insertId;
+    } else {
+      [{ id }] = await query(
+        "insert into transactions (from_account_id, to_account_id, amount, status, idempotency_key) values ($1, $2, 1.00, 'pending', $3) on conflict (idempotency_key) do nothing returning id",
+        [from, to, key],
+      );
+    }
+    const ok =
+      source.status === "active" &&
+      target.status === "active" &&
+      source.currency === target.currency &&
+      (source.system_account || Number(source.balance) >= 1);
+    if (!ok) {
+      await query(`update transactions set status = 'failed', failure_code = 'INSUFFICIENT_FUNDS' where id = ${p(1)}`, [id]);
+      return false;
+    }
+    await query(
+      `insert into ledgers (account_id, transaction_id, entry_type, amount) values (${p(1)}, ${p(2)}, 'debit', 1.00), (${p(3)}, ${p(4)}, 'credit', 1.00)`,
+      [from, id, to, id],
+    );
+    await query(`update accounts set balance = balance - 1.00 where id = ${p(1)}`, [from]);
+    await query(`update accounts set balance = balance + 1.00 where id = ${p(1)}`, [to]);
+    await query(`update transactions set status = 'completed' where id = ${p(1)}`, [id]);
+    return true;
+  });
+}
+
+const until = Date.now() + Number(seconds) * 1000;
+let completed = 0;
+let refused = 0;
+let sent = 0;
+
+async function worker() {
+  while (Date.now() < until) {
+    const user = pick(setup.users);
+    const from = pick(user.accounts);
+    let to = Math.random() < 0.2 ? pick(setup.hot) : pick(everyAccount);
+    if (to === from) {
+      to = setup.hot.find((id) => id !== from);
+    }
+    sent += 1;
+    if (await transfer(from, to, `baseline-${process.pid}-${sent}`)) {
+      completed += 1;
+    } else {
+      refused += 1;
+    }
+  }
+}
+
+const started = Date.now();
+await Promise.all(Array.from({ length: Number(concurrency) }, worker));
+console.log(JSON.stringify({ completed, refused, seconds: (Date.now() - started) / 1000 }));
+await pool.end();

@@ -1,0 +1,236 @@
+"""Transfers per second through a generated project's bank API, against a hand-written baseline.
+
+For each pairing (database engine x framework on its runtime, with Drizzle), in one run: a
+project with the auth and bank APIs is generated, installed and migrated on a fresh database of
+the local server; USERS users sign in through the API, each opens ACCOUNTS_PER_USER accounts
+and an admin funds them (deposits through the API). Then, alternating ROUNDS times for
+SECONDS each with CONCURRENCY requests in flight, transfer_load.mjs sends transfers through
+the API and transfer_baseline.mjs runs the same transfers straight on the database (plain
+pg or mysql2, one transaction each, the same locking). Random pairs, a fifth of them to three
+hot accounts. The script prints transfers per second for both, their ratio, and whether the
+ledger's invariants held at the end (no customer balance below zero, every balance equal to
+its ledger, every currency's ledger summing to zero).
+
+    .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from conftest import FreshDatabase, free_port, npm_tool, query, server_url
+
+from stackwright.packages import VERSIONS
+
+REPO = HERE.parent
+PAIRINGS = [
+    ("postgresql", "node", "express"),
+    ("mysql", "node", "express"),
+    ("postgresql", "bun", "hono"),
+    ("mysql", "bun", "hono"),
+]
+USERS = 20
+ACCOUNTS_PER_USER = 15
+CONCURRENCY = 20
+PASSWORD = "benchmark password"
+JWT_SECRET = "a benchmark secret that is long enough to sign tokens"
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})}, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def sql(engine: str, database: str, statement: str) -> list[list[str]]:
+    """Rows of one statement, as text."""
+    if engine == "postgresql":
+        done = subprocess.run(
+            ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", database, "-At", "-F", "\t", "-c", statement],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    else:
+        done = query(engine, database, statement)
+    if done.returncode != 0:
+        raise SystemExit(f"{statement}: {done.stderr}")
+    return [line.split("\t") for line in done.stdout.splitlines() if line]
+
+
+def call(base: str, method: str, path: str, body: dict | None = None, token: str = "", key: str = "") -> dict:
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    if key:
+        headers["idempotency-key"] = key
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{base}{path}", data=data, method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"null")
+
+
+def generate(root: Path, engine: str, runtime: str, framework: str) -> Path:
+    project = root / f"{engine}-{runtime}-{framework}"
+    answers = {
+        "runtime": runtime,
+        "framework": framework,
+        "databaseEngine": engine,
+        "databaseAdapter": "drizzle",
+        "bundles": ["auth", "banking-app"],
+        "packageManager": "npm",
+    }
+    data = [arg for key, value in answers.items() for arg in ("--data", f"{key}={json.dumps(value)}")]
+    copier = REPO / ".venv" / "bin" / "copier"
+    run(
+        [str(copier), "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", *data, str(REPO), str(project)],
+        REPO,
+    )
+    run(["npm", "install", "--no-audit", "--no-fund"], project)
+    return project
+
+
+def seed(project: Path, engine: str, database: str, base: str) -> dict:
+    """Users (inserted with a known password hash, verified), their funded accounts, and an admin."""
+    script = f"require('@node-rs/argon2').hash({json.dumps(PASSWORD)}).then((h) => console.log(h))"
+    password_hash = run(["node", "-e", script], project).strip()
+    emails = [f"bench-{i}@example.test" for i in range(USERS + 1)]
+    rows = ", ".join(
+        f"('Bench', '{email}', '{password_hash}', {'true' if engine == 'postgresql' else '1'}, '{'admin' if i == 0 else 'user'}')"
+        for i, email in enumerate(emails)
+    )
+    sql(engine, database, f"insert into users (name, email, password, is_email_verified, role) values {rows}")
+    tokens = [
+        call(base, "POST", "/api/v1/auth/sign-in", {"email": e, "password": PASSWORD})["accessToken"] for e in emails
+    ]
+    admin, users = tokens[0], []
+    for token in tokens[1:]:
+        accounts = [call(base, "POST", "/api/v1/accounts", {}, token)["_id"] for _ in range(ACCOUNTS_PER_USER)]
+        for account in accounts:
+            call(
+                base,
+                "POST",
+                "/api/v1/admin/deposits",
+                {"accountId": account, "amount": "100000.00"},
+                admin,
+                f"seed-{account}",
+            )
+        users.append({"token": token, "accounts": accounts})
+    return {"baseUrl": base, "users": users, "hot": users[0]["accounts"][:3]}
+
+
+def invariants(engine: str, database: str) -> list[str]:
+    problems = []
+    negative = sql(engine, database, "select count(*) from accounts where balance < 0 and not system_account")
+    if negative[0][0] != "0":
+        problems.append(f"{negative[0][0]} customer balances below zero")
+    ledger = "sum(case when l.entry_type = 'credit' then l.amount else -l.amount end)"
+    unequal = sql(
+        engine,
+        database,
+        f"select count(*) from (select a.id from accounts a left join ledgers l on l.account_id = a.id "
+        f"group by a.id, a.balance having a.balance <> coalesce({ledger}, 0)) x",
+    )
+    if unequal[0][0] != "0":
+        problems.append(f"{unequal[0][0]} balances differ from their ledger")
+    totals = sql(
+        engine,
+        database,
+        f"select a.currency, {ledger} from ledgers l join accounts a on a.id = l.account_id group by a.currency",
+    )
+    problems += [f"{currency} ledger sums to {total}" for currency, total in totals if float(total) != 0]
+    return problems
+
+
+def measure(root: Path, engine: str, runtime: str, framework: str, seconds: int, rounds: int) -> dict:
+    project = generate(root, engine, runtime, framework)
+    env = {"PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}"}
+    scripts = json.loads((project / "package.json").read_text())["scripts"]
+    if "build" in scripts:
+        run(["npm", "run", "build"], project)
+    run(["npm", "run", "db:generate"], project)
+    with FreshDatabase(engine) as database:
+        url = server_url(engine, database)
+        run(["npm", "run", "db:migrate"], project, {"DATABASE_URL": url})
+        port = free_port()
+        server_env = {
+            **os.environ,
+            **env,
+            "DATABASE_URL": url,
+            "PORT": str(port),
+            "HOST": "127.0.0.1",
+            "JWT_SECRET": JWT_SECRET,
+            "NODE_ENV": "production",
+        }
+        server = subprocess.Popen(
+            ["npm", "run", "start"],
+            cwd=project,
+            env=server_env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(100):
+                try:
+                    call(base, "GET", "/health")
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            setup_file = root / f"{project.name}.json"
+            setup_file.write_text(json.dumps(seed(project, engine, database, base)))
+            api, baseline = [], []
+            for _ in range(rounds):
+                out = run(
+                    ["node", str(HERE / "transfer_load.mjs"), str(setup_file), str(seconds), str(CONCURRENCY)], project
+                )
+                api.append(json.loads(out))
+                out = run(
+                    ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds), str(CONCURRENCY), url],
+                    project,
+                )
+                baseline.append(json.loads(out))
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        problems = invariants(engine, database)
+    rate = lambda runs: statistics.median(r["completed"] / r["seconds"] for r in runs)
+    return {"api": rate(api), "baseline": rate(baseline), "problems": problems}
+
+
+def main() -> None:
+    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    root = Path(tempfile.mkdtemp(prefix="stackwright-transfers-"))
+    try:
+        print(f"transfers/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight, Drizzle")
+        for engine, runtime, framework in PAIRINGS:
+            result = measure(root, engine, runtime, framework, seconds, rounds)
+            verdict = "invariants hold" if not result["problems"] else "; ".join(result["problems"])
+            print(
+                f"{engine:10} {runtime}/{framework:8} API {result['api']:7.1f}  baseline {result['baseline']:7.1f}"
+                f"  ratio {result['api'] / result['baseline']:.2f}  {verdict}",
+                flush=True,
+            )
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
