@@ -72,8 +72,8 @@ def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
             "apis: bank needs the auth API (auth needs the auth bundle; choose it, or leave auth out)",
         ),
         (
-            ["bundles=[auth, banking-app]", "databaseEngine=mongodb", "databaseAdapter=mongoose", "apis=[auth, bank]"],
-            "apis: bank is not built yet on mongodb/mongoose (built on postgresql/drizzle, mysql/drizzle, postgresql/prisma, mysql/prisma)",
+            ["bundles=[auth, banking-app]", "databaseEngine=mongodb", "databaseAdapter=prisma", "apis=[auth, bank]"],
+            "apis: bank is not built yet on mongodb/prisma (built on postgresql/drizzle, mysql/drizzle, postgresql/prisma, mysql/prisma, mongodb/mongoose)",
         ),
     ],
     ids=["missing-models", "missing-bundle", "bank-without-auth", "bank-without-auth-bundle", "bank-not-built"],

@@ -131,7 +131,8 @@ EXPECTED: dict[str, dict] = {
     "account": {
         "name": "Account",
         "required": {"userId": "User ID is required", "type": "Account type is required"},
-        "defaults": {"currency": "NPR", "status": "active", "systemAccount": False},
+        # balanceCents: the bank API's cached balance (not in the spec), in integer cents.
+        "defaults": {"currency": "NPR", "status": "active", "systemAccount": False, "balanceCents": 0},
         "select_false": {"systemAccount"},
         "immutable": {"systemAccount"},
         "maxlength": {},
@@ -155,7 +156,8 @@ EXPECTED: dict[str, dict] = {
         "defaults": {"status": "pending"},
         "select_false": set(),
         "immutable": set(),
-        "maxlength": {"idempotencyKey": 255},
+        # failureCode: why a failed transaction failed (the bank API's, not in the spec).
+        "maxlength": {"idempotencyKey": 255, "failureCode": 40},
         "enums": {"status": ["pending", "completed", "failed", "reversed"]},
         "min": {"amount": 0.01},
         "refs": {"fromAccountId": "Account", "toAccountId": "Account"},
