@@ -1,8 +1,9 @@
 // The hand-written baseline: the same transfers as transfer_load.mjs, straight on the database
 // with pg or mysql2 (run from the generated project's folder, which has them), one database
-// transaction per transfer with the API's locking: both accounts locked in id order, the key
-// claimed by the transaction row, funds checked on the locked rows, two ledger entries, both
-// balances moved. `node transfer_baseline.mjs <setup.json> <seconds> <concurrency> <database url>`.
+// transaction per transfer with the API's locking: both accounts locked in id order, funds
+// checked on the locked rows, the key claimed by the transaction row, two ledger entries and
+// both balances moved in one UPDATE (the generated Drizzle repository's statements).
+// `node transfer_baseline.mjs <setup.json> <seconds> <concurrency> <database url>`
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -53,35 +54,37 @@ async function transfer(from, to, key) {
     );
     const source = rows.find((row) => Number(row.id) === Number(from));
     const target = rows.find((row) => Number(row.id) === Number(to));
-    let id;
-    if (mysql) {
-      const inserted = await query(
-        "insert into transactions (from_account_id, to_account_id, amount, status, idempotency_key) values (?, ?, '1.00', 'pending', ?)",
-        [from, to, key],
-      );
-      id = inserted.insertId;
-    } else {
-      [{ id }] = await query(
-        "insert into transactions (from_account_id, to_account_id, amount, status, idempotency_key) values ($1, $2, 1.00, 'pending', $3) on conflict (idempotency_key) do nothing returning id",
-        [from, to, key],
-      );
-    }
     const ok =
       source.status === "active" &&
       target.status === "active" &&
       source.currency === target.currency &&
       (source.system_account || Number(source.balance) >= 1);
+    const status = ok ? "completed" : "failed";
+    const failure = ok ? null : "INSUFFICIENT_FUNDS";
+    let id;
+    if (mysql) {
+      const inserted = await query(
+        "insert into transactions (from_account_id, to_account_id, amount, status, failure_code, idempotency_key) values (?, ?, 1.00, ?, ?, ?)",
+        [from, to, status, failure, key],
+      );
+      id = inserted.insertId;
+    } else {
+      [{ id }] = await query(
+        "insert into transactions (from_account_id, to_account_id, amount, status, failure_code, idempotency_key) values ($1, $2, 1.00, $3, $4, $5) on conflict (idempotency_key) do nothing returning id",
+        [from, to, status, failure, key],
+      );
+    }
     if (!ok) {
-      await query(`update transactions set status = 'failed', failure_code = 'INSUFFICIENT_FUNDS' where id = ${p(1)}`, [id]);
       return false;
     }
     await query(
       `insert into ledgers (account_id, transaction_id, entry_type, amount) values (${p(1)}, ${p(2)}, 'debit', 1.00), (${p(3)}, ${p(4)}, 'credit', 1.00)`,
       [from, id, to, id],
     );
-    await query(`update accounts set balance = balance - 1.00 where id = ${p(1)}`, [from]);
-    await query(`update accounts set balance = balance + 1.00 where id = ${p(1)}`, [to]);
-    await query(`update transactions set status = 'completed' where id = ${p(1)}`, [id]);
+    await query(
+      `update accounts set balance = balance + case when id = ${p(1)} then -1.00 else 1.00 end where id in (${p(2)}, ${p(3)})`,
+      [from, from, to],
+    );
     return true;
   });
 }

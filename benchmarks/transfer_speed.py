@@ -94,7 +94,11 @@ def generate(root: Path, engine: str, runtime: str, framework: str) -> Path:
         "bundles": ["auth", "banking-app"],
         "packageManager": "npm",
     }
-    data = [arg for key, value in answers.items() for arg in ("--data", f"{key}={json.dumps(value)}")]
+    data = [
+        arg
+        for key, value in answers.items()
+        for arg in ("--data", f"{key}={value if isinstance(value, str) else json.dumps(value)}")
+    ]
     copier = REPO / ".venv" / "bin" / "copier"
     run(
         [str(copier), "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", *data, str(REPO), str(project)],
@@ -161,11 +165,11 @@ def measure(root: Path, engine: str, runtime: str, framework: str, seconds: int,
     env = {"PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}"}
     scripts = json.loads((project / "package.json").read_text())["scripts"]
     if "build" in scripts:
-        run(["npm", "run", "build"], project)
-    run(["npm", "run", "db:generate"], project)
+        run(["npm", "run", "build"], project, env)
+    run(["npm", "run", "db:generate"], project, env)
     with FreshDatabase(engine) as database:
         url = server_url(engine, database)
-        run(["npm", "run", "db:migrate"], project, {"DATABASE_URL": url})
+        run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
         port = free_port()
         server_env = {
             **os.environ,
