@@ -6,12 +6,11 @@
 // `node transfer_baseline.mjs <setup.json> <seconds> <concurrency> <database url>`
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { runTransfers } from "./transfer_pairs.mjs";
 
 const require = createRequire(`${process.cwd()}/package.json`);
 const [setupFile, seconds, concurrency, url] = process.argv.slice(2);
 const setup = JSON.parse(readFileSync(setupFile, "utf8"));
-const everyAccount = setup.users.flatMap((user) => user.accounts);
-const pick = (list) => list[Math.floor(Math.random() * list.length)];
 const mysql = url.startsWith("mysql");
 
 // The API's pools: pg.Pool's default of 10, and a mysql2 pool of 10.
@@ -89,29 +88,7 @@ async function transfer(from, to, key) {
   });
 }
 
-const until = Date.now() + Number(seconds) * 1000;
-let completed = 0;
-let refused = 0;
-let sent = 0;
-
-async function worker() {
-  while (Date.now() < until) {
-    const user = pick(setup.users);
-    const from = pick(user.accounts);
-    let to = Math.random() < 0.2 ? pick(setup.hot) : pick(everyAccount);
-    if (to === from) {
-      to = setup.hot.find((id) => id !== from);
-    }
-    sent += 1;
-    if (await transfer(from, to, `baseline-${process.pid}-${sent}`)) {
-      completed += 1;
-    } else {
-      refused += 1;
-    }
-  }
-}
-
-const started = Date.now();
-await Promise.all(Array.from({ length: Number(concurrency) }, worker));
-console.log(JSON.stringify({ completed, refused, seconds: (Date.now() - started) / 1000 }));
+await runTransfers(setup, seconds, concurrency, (_user, from, to, key) =>
+  transfer(from, to, `baseline-${key}`),
+);
 await pool.end();

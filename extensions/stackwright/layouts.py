@@ -38,6 +38,14 @@ _COMMON = {
     "bank-probe.ts": "tests/support/bank-probe.ts",
     "api-client.ts": "tests/support/api-client.ts",
 }
+
+
+def _bank_module(folder: str) -> dict[str, str]:
+    """The bank API's framework-free files, together in one folder."""
+    names = ("money.ts", "bank.ports.ts", "bank.service.ts", "create-bank.ts", "bank.schemas.ts", "bank.repository.ts")
+    return {name: f"{folder}/{name}" for name in names}
+
+
 LAYOUTS: dict[str, dict[str, str]] = {
     "mvc": {
         **_COMMON,
@@ -131,12 +139,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "auth.controller.ts": "src/modules/auth/auth.controller.ts",
         "auth.routes.ts": "src/modules/auth/auth.routes.ts",
         "repository-support.ts": "src/shared/database/repository-support.ts",
-        "money.ts": "src/modules/bank/money.ts",
-        "bank.ports.ts": "src/modules/bank/bank.ports.ts",
-        "bank.service.ts": "src/modules/bank/bank.service.ts",
-        "create-bank.ts": "src/modules/bank/create-bank.ts",
-        "bank.schemas.ts": "src/modules/bank/bank.schemas.ts",
-        "bank.repository.ts": "src/modules/bank/bank.repository.ts",
+        **_bank_module("src/modules/bank"),
         "bank.controller.ts": "src/modules/bank/bank.controller.ts",
         "bank.routes.ts": "src/modules/bank/bank.routes.ts",
         "admin-grant.ts": "src/scripts/admin-grant.ts",
@@ -183,12 +186,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "auth.guard.ts": "src/auth/auth.guard.ts",
         "auth.module.ts": "src/auth/auth.module.ts",
         "repository-support.ts": "src/database/repository-support.ts",
-        "money.ts": "src/bank/money.ts",
-        "bank.ports.ts": "src/bank/bank.ports.ts",
-        "bank.service.ts": "src/bank/bank.service.ts",
-        "create-bank.ts": "src/bank/create-bank.ts",
-        "bank.schemas.ts": "src/bank/bank.schemas.ts",
-        "bank.repository.ts": "src/bank/bank.repository.ts",
+        **_bank_module("src/bank"),
         "bank.controller.ts": "src/bank/bank.controller.ts",
         "bank.module.ts": "src/bank/bank.module.ts",
         "admin-grant.ts": "src/scripts/admin-grant.ts",
@@ -266,12 +264,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "session.route.ts": "src/app/api/v1/auth/sessions/[id]/route.ts",
         "users.route.ts": "src/app/api/v1/users/route.ts",
         "repository-support.ts": "src/db/repository-support.ts",
-        "money.ts": "src/modules/bank/money.ts",
-        "bank.ports.ts": "src/modules/bank/bank.ports.ts",
-        "bank.service.ts": "src/modules/bank/bank.service.ts",
-        "create-bank.ts": "src/modules/bank/create-bank.ts",
-        "bank.schemas.ts": "src/modules/bank/bank.schemas.ts",
-        "bank.repository.ts": "src/modules/bank/bank.repository.ts",
+        **_bank_module("src/modules/bank"),
         "accounts.route.ts": "src/app/api/v1/accounts/route.ts",
         "account.route.ts": "src/app/api/v1/accounts/[id]/route.ts",
         "account-transactions.route.ts": "src/app/api/v1/accounts/[id]/transactions/route.ts",
