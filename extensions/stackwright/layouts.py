@@ -40,9 +40,30 @@ _COMMON = {
 }
 
 
-def _bank_module(folder: str) -> dict[str, str]:
-    """The bank API's framework-free files, together in one folder."""
-    names = ("money.ts", "bank.ports.ts", "bank.service.ts", "create-bank.ts", "bank.schemas.ts", "bank.repository.ts")
+# Each domain API's framework-free files, which the feature, modular and file-api layouts
+# keep together in the API's module folder (mvc spreads them over its layer folders).
+AUTH_MODULE = (
+    "auth.crypto.ts",
+    "password-hasher.ts",
+    "token-signer.ts",
+    "auth.ports.ts",
+    "auth.service.ts",
+    "create-auth.ts",
+    "auth.schemas.ts",
+    "auth.repository.ts",
+)
+BANK_MODULE = (
+    "money.ts",
+    "bank.ports.ts",
+    "bank.service.ts",
+    "create-bank.ts",
+    "bank.schemas.ts",
+    "bank.repository.ts",
+)
+
+
+def _in_folder(folder: str, names: tuple[str, ...]) -> dict[str, str]:
+    """Layout entries that put every one of `names` in `folder`."""
     return {name: f"{folder}/{name}" for name in names}
 
 
@@ -128,18 +149,11 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "authenticate.ts": "src/shared/middlewares/authenticate.ts",
         "validate.ts": "src/shared/middlewares/validate.ts",
         "api.routes.ts": "src/modules/api.routes.ts",
-        "auth.crypto.ts": "src/modules/auth/auth.crypto.ts",
-        "password-hasher.ts": "src/modules/auth/password-hasher.ts",
-        "token-signer.ts": "src/modules/auth/token-signer.ts",
-        "auth.ports.ts": "src/modules/auth/auth.ports.ts",
-        "auth.service.ts": "src/modules/auth/auth.service.ts",
-        "create-auth.ts": "src/modules/auth/create-auth.ts",
-        "auth.schemas.ts": "src/modules/auth/auth.schemas.ts",
-        "auth.repository.ts": "src/modules/auth/auth.repository.ts",
+        **_in_folder("src/modules/auth", AUTH_MODULE),
         "auth.controller.ts": "src/modules/auth/auth.controller.ts",
         "auth.routes.ts": "src/modules/auth/auth.routes.ts",
         "repository-support.ts": "src/shared/database/repository-support.ts",
-        **_bank_module("src/modules/bank"),
+        **_in_folder("src/modules/bank", BANK_MODULE),
         "bank.controller.ts": "src/modules/bank/bank.controller.ts",
         "bank.routes.ts": "src/modules/bank/bank.routes.ts",
         "admin-grant.ts": "src/scripts/admin-grant.ts",
@@ -174,19 +188,12 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "openapi.ts": "src/common/openapi.ts",
         "mailer.ts": "src/common/mailer.ts",
         "api.module.ts": "src/api/api.module.ts",
-        "auth.crypto.ts": "src/auth/auth.crypto.ts",
-        "password-hasher.ts": "src/auth/password-hasher.ts",
-        "token-signer.ts": "src/auth/token-signer.ts",
-        "auth.ports.ts": "src/auth/auth.ports.ts",
-        "auth.service.ts": "src/auth/auth.service.ts",
-        "create-auth.ts": "src/auth/create-auth.ts",
-        "auth.schemas.ts": "src/auth/auth.schemas.ts",
-        "auth.repository.ts": "src/auth/auth.repository.ts",
+        **_in_folder("src/auth", AUTH_MODULE),
         "auth.controller.ts": "src/auth/auth.controller.ts",
         "auth.guard.ts": "src/auth/auth.guard.ts",
         "auth.module.ts": "src/auth/auth.module.ts",
         "repository-support.ts": "src/database/repository-support.ts",
-        **_bank_module("src/bank"),
+        **_in_folder("src/bank", BANK_MODULE),
         "bank.controller.ts": "src/bank/bank.controller.ts",
         "bank.module.ts": "src/bank/bank.module.ts",
         "admin-grant.ts": "src/scripts/admin-grant.ts",
@@ -238,14 +245,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "mailer.ts": "src/lib/mailer.ts",
         "api.ts": "src/lib/api.ts",
         "openapi.route.ts": "src/app/api/v1/openapi.json/route.ts",
-        "auth.crypto.ts": "src/modules/auth/auth.crypto.ts",
-        "password-hasher.ts": "src/modules/auth/password-hasher.ts",
-        "token-signer.ts": "src/modules/auth/token-signer.ts",
-        "auth.ports.ts": "src/modules/auth/auth.ports.ts",
-        "auth.service.ts": "src/modules/auth/auth.service.ts",
-        "create-auth.ts": "src/modules/auth/create-auth.ts",
-        "auth.schemas.ts": "src/modules/auth/auth.schemas.ts",
-        "auth.repository.ts": "src/modules/auth/auth.repository.ts",
+        **_in_folder("src/modules/auth", AUTH_MODULE),
         "admin-grant.ts": "src/scripts/admin-grant.ts",
         "sign-up.route.ts": "src/app/api/v1/auth/sign-up/route.ts",
         "verify-email.route.ts": "src/app/api/v1/auth/verify-email/route.ts",
@@ -264,7 +264,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "session.route.ts": "src/app/api/v1/auth/sessions/[id]/route.ts",
         "users.route.ts": "src/app/api/v1/users/route.ts",
         "repository-support.ts": "src/db/repository-support.ts",
-        **_bank_module("src/modules/bank"),
+        **_in_folder("src/modules/bank", BANK_MODULE),
         "accounts.route.ts": "src/app/api/v1/accounts/route.ts",
         "account.route.ts": "src/app/api/v1/accounts/[id]/route.ts",
         "account-transactions.route.ts": "src/app/api/v1/accounts/[id]/transactions/route.ts",
