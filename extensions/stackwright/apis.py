@@ -15,9 +15,9 @@ from jinja2 import pass_context
 from .bundles import bundle_models, model_keys
 
 # API -> the bundle whose models it serves.
-APIS: dict[str, str] = {"auth": "auth", "bank": "banking-app"}
-# API -> the APIs it builds on: the bank serves signed-in users.
-API_NEEDS: dict[str, list[str]] = {"bank": ["auth"]}
+APIS: dict[str, str] = {"auth": "auth", "bank": "banking-app", "blog": "blog-app"}
+# API -> the APIs it builds on: the bank and the blog serve signed-in users.
+API_NEEDS: dict[str, list[str]] = {"bank": ["auth"], "blog": ["auth"]}
 
 # Where each API is built: stacks ("runtime/framework") and data layers ("engine/adapter").
 API_BUILT: dict[str, dict[str, list[str]]] = {
@@ -35,6 +35,10 @@ API_BUILT: dict[str, dict[str, list[str]]] = {
     "bank": {
         "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
         "data": ["postgresql/drizzle", "mysql/drizzle", "postgresql/prisma", "mysql/prisma", "mongodb/mongoose"],
+    },
+    "blog": {
+        "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
+        "data": ["postgresql/drizzle"],
     },
 }
 

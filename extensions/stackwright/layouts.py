@@ -36,6 +36,7 @@ _COMMON = {
     "auth-probe.ts": "tests/support/auth-probe.ts",
     "bank.test.ts": "tests/bank.test.ts",
     "bank-probe.ts": "tests/support/bank-probe.ts",
+    "blog.test.ts": "tests/blog.test.ts",
     "api-client.ts": "tests/support/api-client.ts",
 }
 
@@ -59,6 +60,13 @@ BANK_MODULE = (
     "create-bank.ts",
     "bank.schemas.ts",
     "bank.repository.ts",
+)
+BLOG_MODULE = (
+    "blog.ports.ts",
+    "blog.service.ts",
+    "create-blog.ts",
+    "blog.schemas.ts",
+    "blog.repository.ts",
 )
 
 
@@ -112,6 +120,13 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "bank.repository.ts": "src/repositories/bank.repository.ts",
         "bank.controller.ts": "src/controllers/bank.controller.ts",
         "bank.routes.ts": "src/routes/bank.routes.ts",
+        "blog.ports.ts": "src/services/blog.ports.ts",
+        "blog.service.ts": "src/services/blog.service.ts",
+        "create-blog.ts": "src/services/create-blog.ts",
+        "blog.schemas.ts": "src/validators/blog.schemas.ts",
+        "blog.repository.ts": "src/repositories/blog.repository.ts",
+        "blog.controller.ts": "src/controllers/blog.controller.ts",
+        "blog.routes.ts": "src/routes/blog.routes.ts",
         "auth.controller.ts": "src/controllers/auth.controller.ts",
         "auth.routes.ts": "src/routes/auth.routes.ts",
         "api.routes.ts": "src/routes/api.routes.ts",
@@ -156,6 +171,9 @@ LAYOUTS: dict[str, dict[str, str]] = {
         **_in_folder("src/modules/bank", BANK_MODULE),
         "bank.controller.ts": "src/modules/bank/bank.controller.ts",
         "bank.routes.ts": "src/modules/bank/bank.routes.ts",
+        **_in_folder("src/modules/blog", BLOG_MODULE),
+        "blog.controller.ts": "src/modules/blog/blog.controller.ts",
+        "blog.routes.ts": "src/modules/blog/blog.routes.ts",
         "admin-grant.ts": "src/scripts/admin-grant.ts",
     },
     # NestJS: one folder per Nest module; each model sits in its feature module's folder.
@@ -196,6 +214,9 @@ LAYOUTS: dict[str, dict[str, str]] = {
         **_in_folder("src/bank", BANK_MODULE),
         "bank.controller.ts": "src/bank/bank.controller.ts",
         "bank.module.ts": "src/bank/bank.module.ts",
+        **_in_folder("src/blog", BLOG_MODULE),
+        "blog.controller.ts": "src/blog/blog.controller.ts",
+        "blog.module.ts": "src/blog/blog.module.ts",
         "admin-grant.ts": "src/scripts/admin-grant.ts",
     },
     # Next.js (app router, API only): the route folders under src/app are the API. Next's
@@ -212,6 +233,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "auth-probe.ts": "tests/support/auth-probe.ts",
         "bank.test.ts": "tests/bank.test.ts",
         "bank-probe.ts": "tests/support/bank-probe.ts",
+        "blog.test.ts": "tests/blog.test.ts",
         "api-client.ts": "tests/support/api-client.ts",
         "instrumentation.ts": "src/instrumentation.ts",
         "instrumentation-node.ts": "src/instrumentation-node.ts",
@@ -272,6 +294,14 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "transfers.route.ts": "src/app/api/v1/transfers/route.ts",
         "deposits.route.ts": "src/app/api/v1/admin/deposits/route.ts",
         "reverse.route.ts": "src/app/api/v1/admin/transactions/[id]/reverse/route.ts",
+        **_in_folder("src/modules/blog", BLOG_MODULE),
+        "categories.route.ts": "src/app/api/v1/categories/route.ts",
+        "posts.route.ts": "src/app/api/v1/posts/route.ts",
+        "post.route.ts": "src/app/api/v1/posts/[id]/route.ts",
+        "post-comments.route.ts": "src/app/api/v1/posts/[id]/comments/route.ts",
+        "post-like.route.ts": "src/app/api/v1/posts/[id]/like/route.ts",
+        "comment.route.ts": "src/app/api/v1/comments/[id]/route.ts",
+        "comment-like.route.ts": "src/app/api/v1/comments/[id]/like/route.ts",
     },
 }
 
