@@ -48,6 +48,18 @@ def test_the_bank_api_comes_with_the_banking_bundle_and_the_auth_api(copie):
         assert (project / path).is_file(), path
 
 
+BLOG_FILES = ["src/modules/blog/blog.service.ts", "src/modules/blog/blog.repository.ts", "tests/blog.test.ts"]
+
+
+def test_the_blog_api_comes_with_the_blog_bundle_and_the_auth_api(copie):
+    result = copie.copy(extra_answers={"bundles": ["auth", "blog-app"]})
+    project = copied(result)
+    assert result.answers["apis"] == ["auth", "blog"]
+    for path in [*AUTH_FILES, *BLOG_FILES]:
+        assert (project / path).is_file(), path
+    assert not any((project / path).exists() for path in BANK_FILES)
+
+
 def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
     result = copie.copy(extra_answers={"bundles": ["banking-app"]})
     project = copied(result)
@@ -75,8 +87,24 @@ def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
             ["bundles=[auth, banking-app]", "databaseEngine=mongodb", "databaseAdapter=prisma", "apis=[auth, bank]"],
             "apis: bank is not built yet on mongodb/prisma (built on postgresql/drizzle, mysql/drizzle, postgresql/prisma, mysql/prisma, mongodb/mongoose)",
         ),
+        (
+            ["bundles=[auth, blog-app]", "apis=[blog]"],
+            "apis: blog needs the auth API too; choose it, or leave blog out",
+        ),
+        (
+            ["bundles=[auth, blog-app]", "databaseEngine=mongodb", "databaseAdapter=prisma", "apis=[auth, blog]"],
+            "apis: blog is not built yet on mongodb/prisma (built on postgresql/drizzle, mysql/drizzle, postgresql/prisma, mysql/prisma, mongodb/mongoose)",
+        ),
     ],
-    ids=["missing-models", "missing-bundle", "bank-without-auth", "bank-without-auth-bundle", "bank-not-built"],
+    ids=[
+        "missing-models",
+        "missing-bundle",
+        "bank-without-auth",
+        "bank-without-auth-bundle",
+        "bank-not-built",
+        "blog-without-auth",
+        "blog-not-built",
+    ],
 )
 def test_an_api_that_cannot_be_served_is_refused_in_one_line(tmp_path, data, reason):
     options = [arg for item in data for arg in ("--data", item)]

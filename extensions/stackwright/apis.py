@@ -38,7 +38,7 @@ API_BUILT: dict[str, dict[str, list[str]]] = {
     },
     "blog": {
         "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
-        "data": ["postgresql/drizzle", "mysql/drizzle", "postgresql/prisma", "mysql/prisma"],
+        "data": ["postgresql/drizzle", "mysql/drizzle", "postgresql/prisma", "mysql/prisma", "mongodb/mongoose"],
     },
 }
 
