@@ -45,6 +45,7 @@ from conftest import (
     server_url,
     wait_listening,
 )
+from query_counter import counting_queries
 from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
 from test_prisma import create_tables
@@ -295,6 +296,38 @@ def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: 
         assert status == SIGTERM_EXIT.get(framework, 0), f"SIGTERM must shut the server down cleanly:\n{output}"
         if engine != "none" and framework in LOGS_DATABASE_CLOSED:
             assert DATABASE_CLOSED in output, output
+    if url and "blog" in (yaml.safe_load((project / ".copier-answers.yml").read_text()).get("apis") or []):
+        a_page_of_posts_costs_as_many_queries_as_one_post(project, env, engine, url)
+
+
+def a_page_of_posts_costs_as_many_queries_as_one_post(
+    project: Path, env: dict[str, str], engine: str, url: str
+) -> None:
+    """GET /api/v1/posts embeds each post's author, category and like count: the statements it
+    runs (counted on the wire, tests/query_counter.py) must not grow with the page (no N+1)."""
+    database = url.rsplit("/", 1)[1]
+    ids = [
+        query(engine, database, f"select min(id) from {table}").stdout.split()[-1] for table in ("users", "categories")
+    ]
+    rows = ", ".join(
+        f"('Seeded {n}', 'seeded-{n}', 'Words.', {ids[0]}, {ids[1]}, 'published', now())" for n in range(100)
+    )
+    columns = "title, slug, content, author_id, category_id, status, published_at"
+    assert query(engine, database, f"insert into posts ({columns}) values {rows}").returncode == 0
+    with counting_queries(engine) as counter:
+        server = Server(project, env, counter.url(database))
+        try:
+            costs = {}
+            for limit in (1, 100):
+                counter.reset()
+                status, body = get(server.port, f"/api/v1/posts?limit={limit}")
+                assert (status, len(body["data"])) == (200, limit)
+                assert all(post["author"]["name"] and post["category"]["slug"] for post in body["data"])
+                costs[limit] = counter.statements
+        finally:
+            server.stop()
+    assert costs[100] == costs[1] and 0 < costs[100] <= 6, f"statements per page of 1 and of 100: {costs}"
+    print(f"blog-queries {project.name}: a page of 100 posts ran {costs[100]} statements")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
