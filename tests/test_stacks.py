@@ -328,7 +328,9 @@ def a_page_of_posts_costs_as_many_queries_as_one_post(
         finally:
             server.stop()
     assert costs[100] == costs[1] and 0 < costs[100] <= 6, f"statements per page of 1 and of 100: {costs}"
-    print(f"blog-queries {project.name}: a page of 100 posts ran {costs[100]} statements")
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    layer = f"{answers['databaseEngine']}/{answers['databaseAdapter']}"
+    print(f"blog-queries {answers['framework']} {layer}: a page of 100 posts ran {costs[100]} statements")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
