@@ -1,6 +1,6 @@
 """Transfers per second through a generated project's bank API, against a hand-written baseline.
 
-For each pairing (database engine x framework on its runtime, with Drizzle), in one run: a
+For each pairing (database engine x framework on its runtime x Drizzle or Prisma), in one run: a
 project with the auth and bank APIs is generated, installed and migrated on a fresh database of
 the local server; USERS users sign in through the API, each opens ACCOUNTS_PER_USER accounts
 and an admin funds them (deposits through the API). Then, alternating ROUNDS times for
@@ -11,7 +11,11 @@ hot accounts. The script prints transfers per second for both, their ratio, and 
 ledger's invariants held at the end (no customer balance below zero, every balance equal to
 its ledger, every currency's ledger summing to zero).
 
-    .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS]
+    .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [ADAPTER]
+
+ADAPTER (drizzle or prisma) runs only that adapter's pairings. Prisma's tables come as the
+suite makes them here (tests/test_prisma.py's create_tables: its native schema engine cannot
+be downloaded on this machine).
 """
 
 from __future__ import annotations
@@ -31,16 +35,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from conftest import FreshDatabase, free_port, npm_tool, query, server_url
+from conftest import FreshDatabase, free_port, npm_tool, prisma_stand_in, query, server_url
+from test_prisma import create_tables
 
 from stackwright.packages import VERSIONS
 
 REPO = HERE.parent
 PAIRINGS = [
-    ("postgresql", "node", "express"),
-    ("mysql", "node", "express"),
-    ("postgresql", "bun", "hono"),
-    ("mysql", "bun", "hono"),
+    (engine, runtime, framework, adapter)
+    for adapter in ("drizzle", "prisma")
+    for runtime, framework in (("node", "express"), ("bun", "hono"))
+    for engine in ("postgresql", "mysql")
 ]
 USERS = 20
 ACCOUNTS_PER_USER = 15
@@ -84,13 +89,13 @@ def call(base: str, method: str, path: str, body: dict | None = None, token: str
         return json.loads(response.read() or b"null")
 
 
-def generate(root: Path, engine: str, runtime: str, framework: str) -> Path:
-    project = root / f"{engine}-{runtime}-{framework}"
+def generate(root: Path, engine: str, runtime: str, framework: str, adapter: str, env: dict[str, str]) -> Path:
+    project = root / f"{engine}-{runtime}-{framework}-{adapter}"
     answers = {
         "runtime": runtime,
         "framework": framework,
         "databaseEngine": engine,
-        "databaseAdapter": "drizzle",
+        "databaseAdapter": adapter,
         "bundles": ["auth", "banking-app"],
         "packageManager": "npm",
     }
@@ -104,7 +109,7 @@ def generate(root: Path, engine: str, runtime: str, framework: str) -> Path:
         [str(copier), "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", *data, str(REPO), str(project)],
         REPO,
     )
-    run(["npm", "install", "--no-audit", "--no-fund"], project)
+    run(["npm", "install", "--no-audit", "--no-fund"], project, env)  # Prisma: postinstall generates the client
     return project
 
 
@@ -160,16 +165,24 @@ def invariants(engine: str, database: str) -> list[str]:
     return problems
 
 
-def measure(root: Path, engine: str, runtime: str, framework: str, seconds: int, rounds: int) -> dict:
-    project = generate(root, engine, runtime, framework)
-    env = {"PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}"}
+def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> dict:
+    engine, runtime, framework, adapter = pairing
+    env = {
+        "PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}",
+        **prisma_stand_in(root),
+    }
+    project = generate(root, engine, runtime, framework, adapter, env)
     scripts = json.loads((project / "package.json").read_text())["scripts"]
     if "build" in scripts:
         run(["npm", "run", "build"], project, env)
-    run(["npm", "run", "db:generate"], project, env)
+    if adapter == "drizzle":
+        run(["npm", "run", "db:generate"], project, env)
     with FreshDatabase(engine) as database:
         url = server_url(engine, database)
-        run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+        if adapter == "drizzle":
+            run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+        else:
+            create_tables(project, engine, url, root / f"{project.name}-tables", env)
         port = free_port()
         server_env = {
             **os.environ,
@@ -221,15 +234,17 @@ def measure(root: Path, engine: str, runtime: str, framework: str, seconds: int,
 def main() -> None:
     seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    adapters = sys.argv[3:4] or ["drizzle", "prisma"]
     root = Path(tempfile.mkdtemp(prefix="stackwright-transfers-"))
     try:
-        print(f"transfers/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight, Drizzle")
-        for engine, runtime, framework in PAIRINGS:
-            result = measure(root, engine, runtime, framework, seconds, rounds)
+        print(f"transfers/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
+        for pairing in (p for p in PAIRINGS if p[3] in adapters):
+            engine, runtime, framework, adapter = pairing
+            result = measure(root, pairing, seconds, rounds)
             verdict = "invariants hold" if not result["problems"] else "; ".join(result["problems"])
             print(
-                f"{engine:10} {runtime}/{framework:8} API {result['api']:7.1f}  baseline {result['baseline']:7.1f}"
-                f"  ratio {result['api'] / result['baseline']:.2f}  {verdict}",
+                f"{engine:10} {runtime}/{framework:8} {adapter:8} API {result['api']:7.1f}"
+                f"  baseline {result['baseline']:7.1f}  ratio {result['api'] / result['baseline']:.2f}  {verdict}",
                 flush=True,
             )
     finally:
