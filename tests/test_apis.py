@@ -7,8 +7,14 @@ from conftest import REPO, copied, copier_cli
 
 from stackwright.apis import API_BUILT
 
+
+def api_files(api: str) -> list[str]:
+    """The files only `api` generates (feature layout)."""
+    return [f"src/modules/{api}/{api}.service.ts", f"src/modules/{api}/{api}.repository.ts", f"tests/{api}.test.ts"]
+
+
 # The auth API's own files (the rest of the API's layers are shared with later APIs).
-AUTH_FILES = ["src/modules/auth/auth.service.ts", "src/modules/auth/auth.repository.ts", "tests/auth.test.ts"]
+AUTH_FILES = api_files("auth")
 
 
 def test_a_project_with_every_auth_model_gets_the_auth_api_by_default(copie):
@@ -37,27 +43,18 @@ def test_otherwise_the_models_come_alone(copie, answers):
     assert result.answers["bundles"] == ["auth"] and result.answers["models"], "the models are generated"
 
 
-BANK_FILES = ["src/modules/bank/bank.service.ts", "src/modules/bank/bank.repository.ts", "tests/bank.test.ts"]
+BANK_FILES = api_files("bank")
 
 
-def test_the_bank_api_comes_with_the_banking_bundle_and_the_auth_api(copie):
-    result = copie.copy(extra_answers={"bundles": ["auth", "banking-app"]})
+@pytest.mark.parametrize(("bundle", "api"), [("banking-app", "bank"), ("blog-app", "blog")])
+def test_an_api_comes_with_its_bundle_and_the_auth_api_and_alone(copie, bundle, api):
+    result = copie.copy(extra_answers={"bundles": ["auth", bundle]})
     project = copied(result)
-    assert result.answers["apis"] == ["auth", "bank"]
-    for path in [*AUTH_FILES, *BANK_FILES]:
+    assert result.answers["apis"] == ["auth", api]
+    for path in [*AUTH_FILES, *api_files(api)]:
         assert (project / path).is_file(), path
-
-
-BLOG_FILES = ["src/modules/blog/blog.service.ts", "src/modules/blog/blog.repository.ts", "tests/blog.test.ts"]
-
-
-def test_the_blog_api_comes_with_the_blog_bundle_and_the_auth_api(copie):
-    result = copie.copy(extra_answers={"bundles": ["auth", "blog-app"]})
-    project = copied(result)
-    assert result.answers["apis"] == ["auth", "blog"]
-    for path in [*AUTH_FILES, *BLOG_FILES]:
-        assert (project / path).is_file(), path
-    assert not any((project / path).exists() for path in BANK_FILES)
+    others = [other for other in ("bank", "blog") if other != api]
+    assert not any((project / path).exists() for other in others for path in api_files(other))
 
 
 def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
