@@ -70,19 +70,25 @@ def report(what: str, times: dict[str, list[tuple[float, float]]]) -> None:
     """Print each template's medians, then Stackwright's against the trivial and the padded template.
 
     `times` is keyed by label, in the order trivial, padded, Stackwright, then optionally the
-    static template of the same bytes (update_speed.py); each run is (wall, CPU).
+    static template of the same bytes and the padded template in Stackwright's folders
+    (update_speed.py); each run is (wall, CPU).
     """
     for index, kind in enumerate(("wall-clock", "CPU")):
         medians = {label: statistics.median(run[index] for run in runs) for label, runs in times.items()}
         for label, runs in times.items():
             print(f"{label}: {what} median {medians[label]:.3f} s {kind} over {len(runs)} runs")
-        trivial, padded, ours, *static = medians.values()
+        trivial, padded, ours, *others = medians.values()
         print(f"{kind} ratio stackwright / trivial: {ours / trivial:.2f}")
         print(f"{kind} ratio padded trivial / trivial (Copier's cost of the size alone): {padded / trivial:.2f}")
         print(f"{kind} ratio stackwright / padded trivial (the template's own cost): {ours / padded:.2f}")
-        if static:
+        if others:
+            static, foldered = others
             print(
-                f"{kind} ratio stackwright / static template of the same bytes (its logic alone): {ours / static[0]:.2f}"
+                f"{kind} ratio stackwright / static template of the same bytes (its logic alone): {ours / static:.2f}"
+            )
+            print(
+                f"{kind} ratio stackwright / padded trivial in Stackwright's folders (its logic and bytes): "
+                f"{ours / foldered:.2f}"
             )
 
 

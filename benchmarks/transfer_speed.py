@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import signal
 import statistics
@@ -142,6 +143,28 @@ def seed(project: Path, engine: str, database: str, base: str) -> dict:
     return {"baseUrl": base, "users": users, "hot": users[0]["accounts"][:3]}
 
 
+def cpu_seconds(server_session: int) -> dict[str, float]:
+    """CPU seconds used so far by the API server's process group and by the database server
+    (PostgreSQL's postmaster counts its ended backends as reaped children), and by the load
+    programs this script ran and waited for."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"server": 0.0, "database": 0.0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            name = stat.read_text().split("(", 1)[1].rsplit(")", 1)[0]
+        except (OSError, IndexError):
+            continue
+        own, reaped = int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
+        if int(fields[3]) == server_session:
+            used["server"] += own / tick
+        elif name in ("postgres", "mariadbd", "mysqld"):
+            used["database"] += (own + reaped) / tick
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used["client"] = children.ru_utime + children.ru_stime
+    return used
+
+
 def invariants(engine: str, database: str) -> list[str]:
     problems = []
     negative = sql(engine, database, "select count(*) from accounts where balance < 0 and not system_account")
@@ -214,21 +237,47 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             setup_file.write_text(json.dumps(seed(project, engine, database, base)))
             api, baseline = [], []
             for _ in range(rounds):
-                out = run(
-                    ["node", str(HERE / "transfer_load.mjs"), str(setup_file), str(seconds), str(CONCURRENCY)], project
+                api.append(
+                    timed(
+                        ["node", str(HERE / "transfer_load.mjs"), str(setup_file), str(seconds), str(CONCURRENCY)],
+                        project,
+                        server.pid,
+                    )
                 )
-                api.append(json.loads(out))
-                out = run(
-                    ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds), str(CONCURRENCY), url],
-                    project,
+                baseline.append(
+                    timed(
+                        [
+                            "node",
+                            str(HERE / "transfer_baseline.mjs"),
+                            str(setup_file),
+                            str(seconds),
+                            str(CONCURRENCY),
+                            url,
+                        ],
+                        project,
+                        server.pid,
+                    )
                 )
-                baseline.append(json.loads(out))
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
         problems = invariants(engine, database)
     rate = lambda runs: statistics.median(r["completed"] / r["seconds"] for r in runs)
-    return {"api": rate(api), "baseline": rate(baseline), "problems": problems}
+    return {"api": rate(api), "baseline": rate(baseline), "problems": problems, "cpu": (cpu(api), cpu(baseline))}
+
+
+def timed(cmd: list[str], cwd: Path, server_session: int) -> dict:
+    """One load program's counts, and the CPU that each part of the system used meanwhile."""
+    before = cpu_seconds(server_session)
+    result = json.loads(run(cmd, cwd))
+    after = cpu_seconds(server_session)
+    return {**result, "cpu": {part: after[part] - before[part] for part in before}}
+
+
+def cpu(runs: list[dict]) -> str:
+    """Milliseconds of CPU per transfer sent, by part, over all rounds."""
+    sent = sum(r["completed"] + r["refused"] for r in runs)
+    return " ".join(f"{part} {1000 * sum(r['cpu'][part] for r in runs) / sent:.2f}" for part in runs[0]["cpu"])
 
 
 def main() -> None:
@@ -247,6 +296,7 @@ def main() -> None:
                 f"  baseline {result['baseline']:7.1f}  ratio {result['api'] / result['baseline']:.2f}  {verdict}",
                 flush=True,
             )
+            print(f"    CPU ms per transfer: API {result['cpu'][0]}; baseline {result['cpu'][1]}", flush=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

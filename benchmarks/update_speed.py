@@ -5,6 +5,8 @@ generated from v1.0.0 and committed is updated to v2.0.0 through the copier
 command line, alternately for each template in one run, and reset between
 rounds. The script prints the medians and their ratios; the padded trivial
 template is explained in copy_speed.py (an update clones the template five times).
+Two more floors tell Copier's costs apart: a static template of Stackwright's files
+and bytes, and the padded trivial template spread over Stackwright's folders.
 
     .venv/bin/python benchmarks/update_speed.py [ROUNDS]
 """
@@ -12,6 +14,7 @@ template is explained in copy_speed.py (an update clones the template five times
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -88,6 +91,41 @@ def static_template(root: Path, project: Path, repository: Path) -> Path:
     return template
 
 
+def foldered_trivial_template(root: Path, project: Path, repository: Path) -> Path:
+    """The padded trivial template, its files spread over Stackwright's folders: the generated
+    ones in the project's folders, the others in the repository's. Creating a folder costs about
+    as much as writing a file on this machine's disk, and an update checks the repository out
+    five times, so this floor differs from Stackwright by the logic and the bytes alone."""
+    template = root / "foldered"
+    (template / "template").mkdir(parents=True)
+    (template / "copier.yml").write_text("_subdirectory: template\nname:\n  type: str\n  default: demo\n")
+    generated = sorted(
+        file.relative_to(project).parent
+        for file in project.rglob("*")
+        if file.is_file() and ".git" not in file.parts and file.name != ".copier-answers.yml"
+    )
+    for i, folder in enumerate(generated):
+        fragment = template / "template" / folder / f"file{i}.txt.jinja"
+        fragment.parent.mkdir(parents=True, exist_ok=True)
+        fragment.write_text(f"{{{{ name }}}} file {i}\n")
+    (template / "template" / "{{ _copier_conf.answers_file }}.jinja").write_text("{{ _copier_answers | to_nice_yaml }}")
+    folders = sorted({Path(path).parent for path in git_files(repository)})
+    for i in range(repository_files(repository) - len(generated) - 2):  # copier.yml, answers file
+        padding = template / "other" / folders[i % len(folders)] / f"file{i}.txt"
+        padding.parent.mkdir(parents=True, exist_ok=True)
+        padding.write_text(f"not rendered {i}\n")
+    git(template, "init", "-q")
+    git(template, "add", "-A")
+    git(template, "commit", "-qm", "foldered")
+    release_twice(template, f"template/{generated[0] / 'file0.txt.jinja'}")
+    return template
+
+
+def git_files(repository: Path) -> list[str]:
+    listed = subprocess.run(["git", "ls-files"], cwd=repository, check=True, capture_output=True, text=True)
+    return listed.stdout.splitlines()
+
+
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     with tempfile.TemporaryDirectory() as scratch:
@@ -110,6 +148,9 @@ def main() -> None:
             f"stackwright --defaults ({files} files + answers file, {in_repository} in its repository)": our_project,
             "static template of Stackwright's files and bytes": generated_project(
                 static_template(root, our_project, ours), root / "project-static"
+            ),
+            f"trivial template padded in Stackwright's folders ({files} files, {in_repository} in its repository)": (
+                generated_project(foldered_trivial_template(root, our_project, ours), root / "project-foldered")
             ),
         }
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in projects}

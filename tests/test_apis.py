@@ -81,10 +81,6 @@ def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
             "apis: bank needs the auth API (auth needs the auth bundle; choose it, or leave auth out)",
         ),
         (
-            ["bundles=[auth, banking-app]", "databaseEngine=mongodb", "databaseAdapter=prisma", "apis=[auth, bank]"],
-            "apis: bank is not built yet on mongodb/prisma (built on postgresql/drizzle, mysql/drizzle, postgresql/prisma, mysql/prisma, mongodb/mongoose)",
-        ),
-        (
             ["bundles=[auth, blog-app]", "apis=[blog]"],
             "apis: blog needs the auth API too; choose it, or leave blog out",
         ),
@@ -98,7 +94,6 @@ def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
         "missing-bundle",
         "bank-without-auth",
         "bank-without-auth-bundle",
-        "bank-not-built",
         "blog-without-auth",
         "blog-not-built",
     ],

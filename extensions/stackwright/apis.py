@@ -34,7 +34,14 @@ API_BUILT: dict[str, dict[str, list[str]]] = {
     },
     "bank": {
         "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
-        "data": ["postgresql/drizzle", "mysql/drizzle", "postgresql/prisma", "mysql/prisma", "mongodb/mongoose"],
+        "data": [
+            "postgresql/drizzle",
+            "mysql/drizzle",
+            "postgresql/prisma",
+            "mysql/prisma",
+            "mongodb/mongoose",
+            "mongodb/prisma",
+        ],
     },
     "blog": {
         "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
