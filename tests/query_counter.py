@@ -68,9 +68,11 @@ class QueryCounter:
             next(reader)
         try:
             while data := source.recv(65536):
-                target.sendall(data)
+                # Counted before the server sees it: a statement counted after forwarding could
+                # land after its answer reached the test, and be taken for the next request's.
                 if reader:
                     reader.send(data)
+                target.sendall(data)
         except OSError:
             pass
         finally:
