@@ -34,6 +34,10 @@ def git(cwd: Path, *args: str) -> None:
     )
 
 
+# The one question of every logic-free template here.
+TRIVIAL_COPIER_YML = "_subdirectory: template\nname:\n  type: str\n  default: demo\n"
+
+
 def trivial_template(root: Path, generated: int = 10, repository_files: int = 0, name: str = "trivial") -> Path:
     """A Copier floor: one question and `generated` small templated files.
 
@@ -42,7 +46,7 @@ def trivial_template(root: Path, generated: int = 10, repository_files: int = 0,
     """
     template = root / name
     (template / "template").mkdir(parents=True)
-    (template / "copier.yml").write_text("_subdirectory: template\nname:\n  type: str\n  default: demo\n")
+    (template / "copier.yml").write_text(TRIVIAL_COPIER_YML)
     for i in range(generated):
         (template / "template" / f"file{i}.txt.jinja").write_text(f"{{{{ name }}}} file {i}\n")
     if repository_files:
@@ -92,10 +96,15 @@ def report(what: str, times: dict[str, list[tuple[float, float]]]) -> None:
             )
 
 
+def git_files(repository: Path) -> list[str]:
+    """The files a clone of the repository checks out."""
+    listed = subprocess.run(["git", "ls-files"], cwd=repository, check=True, capture_output=True, text=True)
+    return listed.stdout.splitlines()
+
+
 def repository_files(repository: Path) -> int:
     """How many files a clone of the repository checks out."""
-    listed = subprocess.run(["git", "ls-files"], cwd=repository, check=True, capture_output=True, text=True)
-    return len(listed.stdout.splitlines())
+    return len(git_files(repository))
 
 
 # The full project: every bundle, so every model file (the trivial template ignores it).

@@ -151,10 +151,10 @@ def cpu_seconds(server_session: int) -> dict[str, float]:
     used = {"server": 0.0, "database": 0.0}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            name = stat.read_text().split("(", 1)[1].rsplit(")", 1)[0]
-        except (OSError, IndexError):
+            name, rest = stat.read_text().split("(", 1)[1].rsplit(")", 1)
+        except (OSError, IndexError, ValueError):
             continue
+        fields = rest.split()
         own, reaped = int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
         if int(fields[3]) == server_session:
             used["server"] += own / tick

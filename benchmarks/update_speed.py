@@ -14,12 +14,20 @@ and bytes, and the padded trivial template spread over Stackwright's folders.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from copy_speed import REPO, copier_seconds, git, report, repository_files, trivial_template
+from copy_speed import (
+    REPO,
+    TRIVIAL_COPIER_YML,
+    copier_seconds,
+    git,
+    git_files,
+    report,
+    repository_files,
+    trivial_template,
+)
 
 
 def release_twice(template: Path, changed_file: str) -> None:
@@ -76,7 +84,7 @@ def static_template(root: Path, project: Path, repository: Path) -> Path:
     of the two in files: an upper bound of Copier's cost for Stackwright's content."""
     template = root / "static"
     shutil.copytree(repository, template / "other", ignore=shutil.ignore_patterns(".git"))
-    (template / "copier.yml").write_text("_subdirectory: template\nname:\n  type: str\n  default: demo\n")
+    (template / "copier.yml").write_text(TRIVIAL_COPIER_YML)
     for file in project.rglob("*"):
         relative = file.relative_to(project)
         if file.is_file() and ".git" not in relative.parts and file.name != ".copier-answers.yml":
@@ -98,7 +106,7 @@ def foldered_trivial_template(root: Path, project: Path, repository: Path) -> Pa
     five times, so this floor differs from Stackwright by the logic and the bytes alone."""
     template = root / "foldered"
     (template / "template").mkdir(parents=True)
-    (template / "copier.yml").write_text("_subdirectory: template\nname:\n  type: str\n  default: demo\n")
+    (template / "copier.yml").write_text(TRIVIAL_COPIER_YML)
     generated = sorted(
         file.relative_to(project).parent
         for file in project.rglob("*")
@@ -119,11 +127,6 @@ def foldered_trivial_template(root: Path, project: Path, repository: Path) -> Pa
     git(template, "commit", "-qm", "foldered")
     release_twice(template, f"template/{generated[0] / 'file0.txt.jinja'}")
     return template
-
-
-def git_files(repository: Path) -> list[str]:
-    listed = subprocess.run(["git", "ls-files"], cwd=repository, check=True, capture_output=True, text=True)
-    return listed.stdout.splitlines()
 
 
 def main() -> None:

@@ -19,34 +19,21 @@ APIS: dict[str, str] = {"auth": "auth", "bank": "banking-app", "blog": "blog-app
 # API -> the APIs it builds on: the bank and the blog serve signed-in users.
 API_NEEDS: dict[str, list[str]] = {"bank": ["auth"], "blog": ["auth"]}
 
-# Where each API is built: stacks ("runtime/framework") and data layers ("engine/adapter").
+# Every stack ("runtime/framework") and data layer ("engine/adapter") this release builds.
+EVERY_STACK = ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"]
+EVERY_DATA_LAYER = [
+    "postgresql/drizzle",
+    "mysql/drizzle",
+    "postgresql/prisma",
+    "mysql/prisma",
+    "mongodb/mongoose",
+    "mongodb/prisma",
+]
+# Where each API is built.
 API_BUILT: dict[str, dict[str, list[str]]] = {
-    "auth": {
-        "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
-        "data": [
-            "postgresql/drizzle",
-            "mysql/drizzle",
-            "postgresql/prisma",
-            "mysql/prisma",
-            "mongodb/mongoose",
-            "mongodb/prisma",
-        ],
-    },
-    "bank": {
-        "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
-        "data": [
-            "postgresql/drizzle",
-            "mysql/drizzle",
-            "postgresql/prisma",
-            "mysql/prisma",
-            "mongodb/mongoose",
-            "mongodb/prisma",
-        ],
-    },
-    "blog": {
-        "stack": ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"],
-        "data": ["postgresql/drizzle", "mysql/drizzle", "postgresql/prisma", "mysql/prisma", "mongodb/mongoose"],
-    },
+    "auth": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
+    "bank": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
+    "blog": {"stack": EVERY_STACK, "data": [layer for layer in EVERY_DATA_LAYER if layer != "mongodb/prisma"]},
 }
 
 
