@@ -84,10 +84,6 @@ def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
             ["bundles=[auth, blog-app]", "apis=[blog]"],
             "apis: blog needs the auth API too; choose it, or leave blog out",
         ),
-        (
-            ["bundles=[auth, blog-app]", "databaseEngine=mongodb", "databaseAdapter=prisma", "apis=[auth, blog]"],
-            "apis: blog is not built yet on mongodb/prisma (built on postgresql/drizzle, mysql/drizzle, postgresql/prisma, mysql/prisma, mongodb/mongoose)",
-        ),
     ],
     ids=[
         "missing-models",
@@ -95,7 +91,6 @@ def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
         "bank-without-auth",
         "bank-without-auth-bundle",
         "blog-without-auth",
-        "blog-not-built",
     ],
 )
 def test_an_api_that_cannot_be_served_is_refused_in_one_line(tmp_path, data, reason):

@@ -33,7 +33,7 @@ EVERY_DATA_LAYER = [
 API_BUILT: dict[str, dict[str, list[str]]] = {
     "auth": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
     "bank": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
-    "blog": {"stack": EVERY_STACK, "data": [layer for layer in EVERY_DATA_LAYER if layer != "mongodb/prisma"]},
+    "blog": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
 }
 
 
