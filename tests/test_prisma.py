@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -444,6 +445,22 @@ def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tm
         assert report[call] == f"LedgerImmutableError: {report['message']}", report
     # Reads are not the extension's business: they reach Prisma's engine (which cannot load here).
     assert not report["findMany"].startswith("LedgerImmutableError"), report
+
+
+def test_mongodb_repositories_put_every_condition_outside_a_transaction_in_one_update_command():
+    """Prisma's update and updateMany on MongoDB read the ids their `where` matches, then update
+    those ids unconditionally (prisma-engines: mongodb-query-connector, update_records). Outside
+    a transaction such a condition is not atomic: parallel requests could all pass it (spend one
+    code twice). So there they select a document by a unique key alone, and every condition goes
+    through updateWhere, one update command. Inside `inTransaction` a write conflict retries."""
+    calls = []
+    for fragment in sorted((REPO / "template" / "layers" / "repositories" / "prisma-mongodb").rglob("*.jinja")):
+        for match in re.finditer(r"\bdb\.(\w+)\.(update|updateMany)\(\{\s*where:\s*\{([^}]*)\}", fragment.read_text()):
+            keys = {part.split(":")[0].strip() for part in match[3].split(",") if part.strip()}
+            calls.append((fragment.name, f"{match[1]}.{match[2]}", sorted(keys)))
+    assert len(calls) >= 5, f"the pattern no longer finds the repositories' updates: {calls}"
+    unique_keys = {"id", "email"}
+    assert [call for call in calls if not set(call[2]) <= unique_keys] == []
 
 
 UNION_MONGODB = [item for item in UNION if item.split("/")[1] not in RELATIONAL_ONLY]
