@@ -1,94 +1,15 @@
 // The hand-written baseline: the same transfers as transfer_load.mjs, straight on the database
-// with pg or mysql2 (run from the generated project's folder, which has them), one database
-// transaction per transfer with the API's locking: both accounts locked in id order, funds
-// checked on the locked rows, the key claimed by the transaction row, two ledger entries and
-// both balances moved in one UPDATE (the generated Drizzle repository's statements).
+// (transfer_sql.mjs), with no HTTP at all.
 // `node transfer_baseline.mjs <setup.json> <seconds> <concurrency> <database url>`
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { runTransfers } from "./transfer_pairs.mjs";
+import { openDatabase, transfer } from "./transfer_sql.mjs";
 
-const require = createRequire(`${process.cwd()}/package.json`);
 const [setupFile, seconds, concurrency, url] = process.argv.slice(2);
 const setup = JSON.parse(readFileSync(setupFile, "utf8"));
-const mysql = url.startsWith("mysql");
-
-// The API's pools: pg.Pool's default of 10, and a mysql2 pool of 10.
-const pool = mysql
-  ? require("mysql2/promise").createPool({ uri: url, connectionLimit: 10 })
-  : new (require("pg").Pool)({ connectionString: url, max: 10 });
-
-async function inTransaction(work) {
-  const client = mysql ? await pool.getConnection() : await pool.connect();
-  const query = async (text, values) =>
-    mysql ? (await client.query(text, values))[0] : (await client.query(text, values)).rows;
-  try {
-    for (let attempt = 1; ; attempt += 1) {
-      await query(mysql ? "start transaction" : "begin");
-      try {
-        const result = await work(query);
-        await query("commit");
-        return result;
-      } catch (error) {
-        await query("rollback");
-        const retry = ["40P01", "40001", "ER_LOCK_DEADLOCK"].includes(error.code);
-        if (!retry || attempt === 5) {
-          throw error;
-        }
-      }
-    }
-  } finally {
-    client.release();
-  }
-}
-
-const p = (n) => (mysql ? "?" : `$${n}`);
-
-async function transfer(from, to, key) {
-  return inTransaction(async (query) => {
-    const ids = [Number(from), Number(to)].sort((a, b) => a - b);
-    const rows = await query(
-      `select id, balance, status, currency, system_account from accounts where id in (${p(1)}, ${p(2)}) order by id for update`,
-      ids,
-    );
-    const source = rows.find((row) => Number(row.id) === Number(from));
-    const target = rows.find((row) => Number(row.id) === Number(to));
-    const ok =
-      source.status === "active" &&
-      target.status === "active" &&
-      source.currency === target.currency &&
-      (source.system_account || Number(source.balance) >= 1);
-    const status = ok ? "completed" : "failed";
-    const failure = ok ? null : "INSUFFICIENT_FUNDS";
-    let id;
-    if (mysql) {
-      const inserted = await query(
-        "insert into transactions (from_account_id, to_account_id, amount, status, failure_code, idempotency_key) values (?, ?, 1.00, ?, ?, ?)",
-        [from, to, status, failure, key],
-      );
-      id = inserted.insertId;
-    } else {
-      [{ id }] = await query(
-        "insert into transactions (from_account_id, to_account_id, amount, status, failure_code, idempotency_key) values ($1, $2, 1.00, $3, $4, $5) on conflict (idempotency_key) do nothing returning id",
-        [from, to, status, failure, key],
-      );
-    }
-    if (!ok) {
-      return false;
-    }
-    await query(
-      `insert into ledgers (account_id, transaction_id, entry_type, amount) values (${p(1)}, ${p(2)}, 'debit', 1.00), (${p(3)}, ${p(4)}, 'credit', 1.00)`,
-      [from, id, to, id],
-    );
-    await query(
-      `update accounts set balance = balance + case when id = ${p(1)} then -1.00 else 1.00 end where id in (${p(2)}, ${p(3)})`,
-      [from, from, to],
-    );
-    return true;
-  });
-}
+const database = openDatabase(url);
 
 await runTransfers(setup, seconds, concurrency, (_user, from, to, key) =>
-  transfer(from, to, `baseline-${key}`),
+  transfer(database, from, to, `baseline-${key}`),
 );
-await pool.end();
+await database.pool.end();

@@ -5,11 +5,17 @@ project with the auth and bank APIs is generated, installed and migrated on a fr
 the local server; USERS users sign in through the API, each opens ACCOUNTS_PER_USER accounts
 and an admin funds them (deposits through the API). Then, alternating ROUNDS times for
 SECONDS each with CONCURRENCY requests in flight, transfer_load.mjs sends transfers through
-the API and transfer_baseline.mjs runs the same transfers straight on the database (plain
-pg or mysql2, one transaction each, the same locking). Random pairs, a fifth of them to three
-hot accounts. The script prints transfers per second for both, their ratio, and whether the
-ledger's invariants held at the end (no customer balance below zero, every balance equal to
-its ledger, every currency's ledger summing to zero).
+the API, transfer_baseline.mjs runs the same transfers straight on the database (plain pg or
+mysql2, one transaction each, the same locking: transfer_sql.mjs), and transfer_load.mjs sends
+them once more to the HTTP floor (transfer_http_floor.mjs: the baseline's transfer behind a
+bare node:http server, no framework, authentication or validation). Random pairs, a fifth of
+them to three hot accounts. The script prints transfers per second for the three, the API's
+and the floor's ratios to the baseline, the API's to the floor, the CPU each part used per
+transfer, and whether the ledger's invariants held at the end (no customer balance below
+zero, every balance equal to its ledger, every currency's ledger summing to zero).
+
+The floor's ratio bounds what any HTTP API can reach on the machine it runs on: on a machine
+where it is below a throughput goal, no generated API meets that goal.
 
     .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [ADAPTER]
 
@@ -25,6 +31,7 @@ import os
 import resource
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -233,37 +240,64 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
                     break
                 except OSError:
                     time.sleep(0.2)
+            setup = seed(project, engine, database, base)
             setup_file = root / f"{project.name}.json"
-            setup_file.write_text(json.dumps(seed(project, engine, database, base)))
-            api, baseline = [], []
-            for _ in range(rounds):
-                api.append(
-                    timed(
-                        ["node", str(HERE / "transfer_load.mjs"), str(setup_file), str(seconds), str(CONCURRENCY)],
-                        project,
-                        server.pid,
+            setup_file.write_text(json.dumps(setup))
+            floor_port = free_port()
+            floor = subprocess.Popen(
+                ["node", str(HERE / "transfer_http_floor.mjs"), str(floor_port), url],
+                cwd=project,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+            )
+            floor_file = root / f"{project.name}-floor.json"
+            floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+            load = ["node", str(HERE / "transfer_load.mjs")]
+            api, baseline, http_floor = [], [], []
+            try:
+                wait_for_port(floor_port)
+                for _ in range(rounds):
+                    api.append(timed([*load, str(setup_file), str(seconds), str(CONCURRENCY)], project, server.pid))
+                    baseline.append(
+                        timed(
+                            ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
+                            + [str(CONCURRENCY), url],
+                            project,
+                            server.pid,
+                        )
                     )
-                )
-                baseline.append(
-                    timed(
-                        [
-                            "node",
-                            str(HERE / "transfer_baseline.mjs"),
-                            str(setup_file),
-                            str(seconds),
-                            str(CONCURRENCY),
-                            url,
-                        ],
-                        project,
-                        server.pid,
+                    http_floor.append(
+                        timed([*load, str(floor_file), str(seconds), str(CONCURRENCY)], project, floor.pid)
                     )
-                )
+            finally:
+                stop(floor)
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+            stop(server)
         problems = invariants(engine, database)
     rate = lambda runs: statistics.median(r["completed"] / r["seconds"] for r in runs)
-    return {"api": rate(api), "baseline": rate(baseline), "problems": problems, "cpu": (cpu(api), cpu(baseline))}
+    return {
+        "api": rate(api),
+        "baseline": rate(baseline),
+        "floor": rate(http_floor),
+        "problems": problems,
+        "cpu": {"API": cpu(api), "baseline": cpu(baseline), "HTTP floor": cpu(http_floor)},
+    }
+
+
+def wait_for_port(port: int) -> None:
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"nothing listens on port {port}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """SIGTERM to the process group (npm and the server it started), then wait."""
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=30)
 
 
 def timed(cmd: list[str], cwd: Path, server_session: int) -> dict:
@@ -291,12 +325,15 @@ def main() -> None:
             engine, runtime, framework, adapter = pairing
             result = measure(root, pairing, seconds, rounds)
             verdict = "invariants hold" if not result["problems"] else "; ".join(result["problems"])
+            api, baseline, floor = result["api"], result["baseline"], result["floor"]
             print(
-                f"{engine:10} {runtime}/{framework:8} {adapter:8} API {result['api']:7.1f}"
-                f"  baseline {result['baseline']:7.1f}  ratio {result['api'] / result['baseline']:.2f}  {verdict}",
+                f"{engine:10} {runtime}/{framework:8} {adapter:8} API {api:7.1f}  baseline {baseline:7.1f}"
+                f"  HTTP floor {floor:7.1f}  ratio {api / baseline:.2f} (floor {floor / baseline:.2f},"
+                f" API to floor {api / floor:.2f})  {verdict}",
                 flush=True,
             )
-            print(f"    CPU ms per transfer: API {result['cpu'][0]}; baseline {result['cpu'][1]}", flush=True)
+            for name, used in result["cpu"].items():
+                print(f"    CPU ms per transfer, {name}: {used}", flush=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
