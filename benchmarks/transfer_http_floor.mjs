@@ -1,30 +1,70 @@
-// The HTTP floor: the baseline's transfer (transfer_sql.mjs) behind a bare node:http server,
-// with no framework, no authentication and no validation, answering transfer_load.mjs as the
-// API does (201 completed, 422 refused). It costs what any HTTP API must add to the baseline on
-// this machine (the exchange and its JSON on both sides), so its ratio to the baseline bounds
-// what a generated API can reach here.
-// `node transfer_http_floor.mjs <port> <database url>`; SIGTERM stops it.
+// The HTTP floors: the baseline's transfer (transfer_sql.mjs) behind a bare node:http server,
+// with no framework and no validation, answering transfer_load.mjs as the API does (201
+// completed, 422 refused, 401 unauthenticated). They cost what any HTTP API must add to the
+// baseline on this machine, so their ratios to the baseline bound what a generated API can
+// reach here:
+// - bare: the exchange and its JSON on both sides, nothing else;
+// - authenticated: also what the contract asks of every signed-in request, at its cheapest:
+//   the access token's HS256 signature, expiry, issuer and audience checked with node:crypto,
+//   and one query that its session is active and its user not deleted (sign-out and a
+//   password change take effect at once, so no cache may stand in for that query).
+// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer>]`; the secret
+// and issuer (the project's name) make it the authenticated floor. SIGTERM stops it.
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import { openDatabase, transfer } from "./transfer_sql.mjs";
 
-const [port, url] = process.argv.slice(2);
+const [port, url, jwtSecret, issuer] = process.argv.slice(2);
 const database = openDatabase(url);
+// The generated project's access-token key: HMAC-SHA256 of "access" under JWT_SECRET (create-auth.ts).
+const accessKey = jwtSecret && createHmac("sha256", jwtSecret).update("access").digest("base64url");
 
-const server = createServer(async (request, response) => {
+/** The claims of a valid access token, or null. */
+function verifiedClaims(authorization) {
+  const [header, payload, signature] = /^Bearer (.+)$/.exec(authorization ?? "")?.[1].split(".") ?? [];
+  if (!signature) {
+    return null;
+  }
+  const expected = createHmac("sha256", accessKey).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return null;
+  }
+  const { alg } = JSON.parse(Buffer.from(header, "base64url").toString());
+  const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+  const fresh = alg === "HS256" && claims.iss === issuer && claims.aud === "access";
+  return fresh && claims.exp * 1000 > Date.now() ? claims : null;
+}
+
+async function sessionIsActive(claims) {
+  const { mysql, pool } = database;
+  const text = `select u.role from sessions s join users u on u.id = s.user_id where s.id = ${mysql ? "?" : "$1"} and s.user_id = ${mysql ? "?" : "$2"} and s.is_active and s.expires_at > ${mysql ? "?" : "$3"} and not u.is_deleted`;
+  const values = [Number(claims.sid), Number(claims.sub), new Date()];
+  const rows = mysql ? (await pool.query(text, values))[0] : (await pool.query(text, values)).rows;
+  return rows.length === 1;
+}
+
+async function answer(request) {
+  if (accessKey) {
+    const claims = verifiedClaims(request.headers.authorization);
+    if (!claims || !(await sessionIsActive(claims))) {
+      return [401, { message: "unauthenticated" }];
+    }
+  }
   const chunks = [];
   for await (const chunk of request) {
     chunks.push(chunk);
   }
-  try {
-    const { fromAccountId, toAccountId } = JSON.parse(Buffer.concat(chunks).toString());
-    const key = `floor-${request.headers["idempotency-key"]}`;
-    const completed = await transfer(database, fromAccountId, toAccountId, key);
-    response.writeHead(completed ? 201 : 422, { "content-type": "application/json" });
-    response.end(JSON.stringify({ completed }));
-  } catch (error) {
-    response.writeHead(500, { "content-type": "application/json" });
-    response.end(JSON.stringify({ message: String(error) }));
-  }
+  const { fromAccountId, toAccountId } = JSON.parse(Buffer.concat(chunks).toString());
+  const key = `floor-${request.headers["idempotency-key"]}`;
+  const completed = await transfer(database, fromAccountId, toAccountId, key);
+  return [completed ? 201 : 422, { completed }];
+}
+
+const server = createServer(async (request, response) => {
+  const [status, body] = await answer(request).catch((error) => [500, { message: String(error) }]);
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
 });
 server.keepAliveTimeout = 60_000;
 server.listen(Number(port), "127.0.0.1", () => console.log("listening"));

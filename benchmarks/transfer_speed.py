@@ -7,15 +7,17 @@ and an admin funds them (deposits through the API). Then, alternating ROUNDS tim
 SECONDS each with CONCURRENCY requests in flight, transfer_load.mjs sends transfers through
 the API, transfer_baseline.mjs runs the same transfers straight on the database (plain pg or
 mysql2, one transaction each, the same locking: transfer_sql.mjs), and transfer_load.mjs sends
-them once more to the HTTP floor (transfer_http_floor.mjs: the baseline's transfer behind a
-bare node:http server, no framework, authentication or validation). Random pairs, a fifth of
-them to three hot accounts. The script prints transfers per second for the three, the API's
-and the floor's ratios to the baseline, the API's to the floor, the CPU each part used per
-transfer, and whether the ledger's invariants held at the end (no customer balance below
-zero, every balance equal to its ledger, every currency's ledger summing to zero).
+them to two HTTP floors (transfer_http_floor.mjs: the baseline's transfer behind a bare
+node:http server with no framework and no validation; the authenticated one also checks the
+access token and its session, as the contract asks of every signed-in request, at the least
+cost). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
+second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
+each part used per transfer, and whether the ledger's invariants held at the end (no customer
+balance below zero, every balance equal to its ledger, every currency's ledger summing to
+zero).
 
-The floor's ratio bounds what any HTTP API can reach on the machine it runs on: on a machine
-where it is below a throughput goal, no generated API meets that goal.
+The floors' ratios bound what an HTTP API can reach on the machine they run on: where the
+authenticated floor is below a throughput goal, no API that keeps the contract meets it.
 
     .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [ADAPTER]
 
@@ -243,45 +245,52 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             setup = seed(project, engine, database, base)
             setup_file = root / f"{project.name}.json"
             setup_file.write_text(json.dumps(setup))
-            floor_port = free_port()
-            floor = subprocess.Popen(
-                ["node", str(HERE / "transfer_http_floor.mjs"), str(floor_port), url],
-                cwd=project,
-                start_new_session=True,
-                stdout=subprocess.DEVNULL,
-            )
-            floor_file = root / f"{project.name}-floor.json"
-            floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+            project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
+            floors = {
+                "HTTP floor": [url],
+                "authenticated floor": [url, JWT_SECRET, project_name],
+            }
+            servers = {name: start_floor(project, args) for name, args in floors.items()}
             load = ["node", str(HERE / "transfer_load.mjs")]
-            api, baseline, http_floor = [], [], []
+            baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
+            runs: dict[str, list[dict]] = {"API": [], "baseline": [], **{name: [] for name in floors}}
             try:
-                wait_for_port(floor_port)
                 for _ in range(rounds):
-                    api.append(timed([*load, str(setup_file), str(seconds), str(CONCURRENCY)], project, server.pid))
-                    baseline.append(
-                        timed(
-                            ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
-                            + [str(CONCURRENCY), url],
-                            project,
-                            server.pid,
+                    runs["API"].append(
+                        timed([*load, str(setup_file), str(seconds), str(CONCURRENCY)], project, server.pid)
+                    )
+                    runs["baseline"].append(timed([*baseline_load, str(CONCURRENCY), url], project, server.pid))
+                    for name, (floor, floor_port) in servers.items():
+                        floor_file = root / f"{project.name}-floor.json"
+                        floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+                        runs[name].append(
+                            timed([*load, str(floor_file), str(seconds), str(CONCURRENCY)], project, floor.pid)
                         )
-                    )
-                    http_floor.append(
-                        timed([*load, str(floor_file), str(seconds), str(CONCURRENCY)], project, floor.pid)
-                    )
             finally:
-                stop(floor)
+                for floor, _port in servers.values():
+                    stop(floor)
         finally:
             stop(server)
         problems = invariants(engine, database)
     rate = lambda runs: statistics.median(r["completed"] / r["seconds"] for r in runs)
     return {
-        "api": rate(api),
-        "baseline": rate(baseline),
-        "floor": rate(http_floor),
+        "rates": {name: rate(done) for name, done in runs.items()},
         "problems": problems,
-        "cpu": {"API": cpu(api), "baseline": cpu(baseline), "HTTP floor": cpu(http_floor)},
+        "cpu": {name: cpu(done) for name, done in runs.items()},
     }
+
+
+def start_floor(project: Path, args: list[str]) -> tuple[subprocess.Popen, int]:
+    """A transfer_http_floor.mjs server on a free port, listening."""
+    port = free_port()
+    floor = subprocess.Popen(
+        ["node", str(HERE / "transfer_http_floor.mjs"), str(port), *args],
+        cwd=project,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+    )
+    wait_for_port(port)
+    return floor, port
 
 
 def wait_for_port(port: int) -> None:
@@ -325,11 +334,17 @@ def main() -> None:
             engine, runtime, framework, adapter = pairing
             result = measure(root, pairing, seconds, rounds)
             verdict = "invariants hold" if not result["problems"] else "; ".join(result["problems"])
-            api, baseline, floor = result["api"], result["baseline"], result["floor"]
+            rates = result["rates"]
+            baseline = rates["baseline"]
             print(
-                f"{engine:10} {runtime}/{framework:8} {adapter:8} API {api:7.1f}  baseline {baseline:7.1f}"
-                f"  HTTP floor {floor:7.1f}  ratio {api / baseline:.2f} (floor {floor / baseline:.2f},"
-                f" API to floor {api / floor:.2f})  {verdict}",
+                f"{engine:10} {runtime}/{framework:8} {adapter:8} "
+                + "  ".join(f"{name} {rate:7.1f}" for name, rate in rates.items()),
+                flush=True,
+            )
+            print(
+                "    ratio to the baseline: "
+                + ", ".join(f"{name} {rate / baseline:.2f}" for name, rate in rates.items() if name != "baseline")
+                + f"; API to the authenticated floor {rates['API'] / rates['authenticated floor']:.2f}; {verdict}",
                 flush=True,
             )
             for name, used in result["cpu"].items():
