@@ -250,24 +250,27 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
                 "HTTP floor": [url],
                 "authenticated floor": [url, JWT_SECRET, project_name],
             }
-            servers = {name: start_floor(project, args) for name, args in floors.items()}
+            servers: dict[str, tuple[subprocess.Popen, Path]] = {}
             load = ["node", str(HERE / "transfer_load.mjs")]
             baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
             runs: dict[str, list[dict]] = {"API": [], "baseline": [], **{name: [] for name in floors}}
             try:
+                for name, args in floors.items():
+                    floor, floor_port = start_floor(project, args)
+                    floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
+                    floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+                    servers[name] = (floor, floor_file)
                 for _ in range(rounds):
                     runs["API"].append(
                         timed([*load, str(setup_file), str(seconds), str(CONCURRENCY)], project, server.pid)
                     )
                     runs["baseline"].append(timed([*baseline_load, str(CONCURRENCY), url], project, server.pid))
-                    for name, (floor, floor_port) in servers.items():
-                        floor_file = root / f"{project.name}-floor.json"
-                        floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+                    for name, (floor, floor_file) in servers.items():
                         runs[name].append(
                             timed([*load, str(floor_file), str(seconds), str(CONCURRENCY)], project, floor.pid)
                         )
             finally:
-                for floor, _port in servers.values():
+                for floor, _file in servers.values():
                     stop(floor)
         finally:
             stop(server)
