@@ -13,7 +13,8 @@ from conftest import REPO, copied
 
 from stackwright.apis import APIS
 from stackwright.bundles import BUNDLES, bundle_models
-from stackwright.file_plan import PARTIAL_PREFIX, plan_files
+from stackwright.file_plan import plan_files
+from stackwright.paths import PARTIAL_PREFIX
 from stackwright.questions import BUILT
 
 LAYERS = REPO / "template" / "layers"

@@ -454,7 +454,7 @@ def test_mongodb_repositories_put_every_condition_outside_a_transaction_in_one_u
     code twice). So there they select a document by a unique key alone, and every condition goes
     through updateWhere, one update command. Inside `inTransaction` a write conflict retries."""
     calls = []
-    for fragment in sorted((REPO / "template" / "layers" / "repositories" / "prisma-mongodb").rglob("*.jinja")):
+    for fragment in sorted((REPO / "template" / "layers" / "apis").glob("*/storage/prisma-mongodb/*.jinja")):
         for match in re.finditer(r"\bdb\.(\w+)\.(update|updateMany)\(\{\s*where:\s*\{([^}]*)\}", fragment.read_text()):
             keys = {part.split(":")[0].strip() for part in match[3].split(",") if part.strip()}
             calls.append((fragment.name, f"{match[1]}.{match[2]}", sorted(keys)))

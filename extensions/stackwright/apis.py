@@ -1,8 +1,10 @@
 """The domain APIs: which projects serve one, and the `apis` question.
 
-An API serves the models of one bundle (../shared/design/domain-api.md is its contract),
-so it needs every model of that bundle. API_BUILT says on which stacks this release
-generates it; elsewhere the choice is refused with the reason, and the models come alone.
+Each API is one folder, template/layers/apis/<api>/, whose manifest (api.yml) names the
+bundle whose models it serves (../shared/design/domain-api.md is its contract; it needs every
+model of that bundle), the APIs it builds on, and where its files go. API_BUILT says on which
+stacks this release generates it; elsewhere the choice is refused with the reason, and the
+models come alone.
 """
 
 from __future__ import annotations
@@ -10,14 +12,34 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import yaml
 from jinja2 import pass_context
 
 from .bundles import bundle_models, model_keys
+from .paths import LAYERS_DIR
 
+# What every API uses (validation, errors, OpenAPI, the test server): apis/shared/, no manifest.
+SHARED_API_FOLDER = "shared"
+API_FOLDERS = LAYERS_DIR / "apis"
+
+
+def _read_manifests() -> dict[str, dict[str, Any]]:
+    """Every API's manifest, each after the APIs it builds on (the order mounts and lists use)."""
+    found = {path.parent.name: yaml.safe_load(path.read_text()) for path in sorted(API_FOLDERS.glob("*/api.yml"))}
+    ordered: dict[str, dict[str, Any]] = {}
+    while len(ordered) < len(found):
+        ready = [api for api, m in found.items() if api not in ordered and set(m.get("needs") or []) <= set(ordered)]
+        if not ready:
+            raise ValueError(f"the APIs' needs form a cycle or name a missing API: {sorted(set(found) - set(ordered))}")
+        ordered.update({api: found[api] for api in ready})
+    return ordered
+
+
+MANIFESTS = _read_manifests()
 # API -> the bundle whose models it serves.
-APIS: dict[str, str] = {"auth": "auth", "bank": "banking-app", "blog": "blog-app"}
+APIS: dict[str, str] = {api: m["bundle"] for api, m in MANIFESTS.items()}
 # API -> the APIs it builds on: the bank and the blog serve signed-in users.
-API_NEEDS: dict[str, list[str]] = {"bank": ["auth"], "blog": ["auth"]}
+API_NEEDS: dict[str, list[str]] = {api: list(m.get("needs") or []) for api, m in MANIFESTS.items()}
 
 # Every stack ("runtime/framework") and data layer ("engine/adapter") this release builds.
 EVERY_STACK = ["node/express", "node/nestjs", "node/nextjs", "bun/hono", "bun/express", "deno/hono"]
@@ -29,11 +51,13 @@ EVERY_DATA_LAYER = [
     "mongodb/mongoose",
     "mongodb/prisma",
 ]
-# Where each API is built.
+# Where each API is built: its manifest's `built` lists, or every stack and data layer.
 API_BUILT: dict[str, dict[str, list[str]]] = {
-    "auth": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
-    "bank": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
-    "blog": {"stack": EVERY_STACK, "data": EVERY_DATA_LAYER},
+    api: {
+        "stack": (m.get("built") or {}).get("stack", EVERY_STACK),
+        "data": (m.get("built") or {}).get("data", EVERY_DATA_LAYER),
+    }
+    for api, m in MANIFESTS.items()
 }
 
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from jinja2 import pass_context
 
-from .apis import selected_apis
+from .apis import SHARED_API_FOLDER, selected_apis
 from .bundles import MODEL_ORDER, has_database, model_keys
 from .layouts import layout_path, model_dialect
-from .paths import LAYERS_DIR
+from .paths import layer_fragments
 from .stacks import FRAMEWORKS, RUNTIMES
 
 
@@ -45,23 +45,10 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
     ("models", lambda a: _model_folders(a) if model_keys(a) else []),
     ("bundles", lambda a: ["bundles"] if model_keys(a) else []),
-    # The domain APIs: framework- and ORM-free services, one repository per data layer, one
-    # HTTP layer per framework; `shared` holds what every API of the layer uses.
-    ("domain services", lambda a: [f"services/{part}" for part in _api_parts(a)]),
-    ("repositories", lambda a: [f"repositories/{_dialect(a)}/{part}" for part in _api_parts(a)]),
-    (
-        "HTTP",
-        lambda a: [
-            *(f"http/{a['framework']}/{part}" for part in _api_parts(a)),
-            *([f"http/{a['framework']}/shared/on-{a['runtime']}"] if _api_parts(a) else []),
-        ],
-    ),
+    # The domain APIs, one folder each under apis/ (`shared` holds what every API uses): a
+    # framework- and ORM-free service, its storage on the data layer, its HTTP on the framework.
+    ("domain APIs", lambda a: [folder for api in _api_parts(a) for folder in _api_folders(api, a)]),
 ]
-# Overlay folders inside a framework folder, applied only where they say: on a runtime
-# (frameworks/hono/on-deno) or with a database (frameworks/nestjs/with-database).
-OVERLAY_PREFIXES = ("on-", "with-")
-# A part of another fragment (runtimes/bun/_readme.md.jinja), included by it: no file of its own.
-PARTIAL_PREFIX = "_"
 
 
 def _dialect(a: Any) -> str:
@@ -69,30 +56,25 @@ def _dialect(a: Any) -> str:
 
 
 def _api_parts(a: Any) -> list[str]:
-    """The folders of a layer the chosen APIs need: `shared`, then one per API."""
+    """The API folders the chosen APIs need: `shared`, then one per API."""
     apis = selected_apis(a)
-    return ["shared", *apis] if apis else []
+    return [SHARED_API_FOLDER, *apis] if apis else []
+
+
+def _api_folders(api: str, a: Any) -> list[str]:
+    """One API's layer folders for the answers: service, storage, HTTP (and its runtime overlay)."""
+    return [
+        f"apis/{api}/service",
+        f"apis/{api}/storage/{_dialect(a)}",
+        f"apis/{api}/http/{a['framework']}",
+        f"apis/{api}/http/{a['framework']}/on-{a['runtime']}",
+    ]
 
 
 def _tooling_folders(answers: Any) -> list[str]:
     """The runtime's tooling folders, less those its framework replaces with its own."""
     replaced = FRAMEWORKS[answers["framework"]].get("own_tooling", [])
     return [folder for folder in RUNTIMES[answers["runtime"]]["layers"] if folder not in replaced]
-
-
-@functools.cache
-def layer_fragments(folder: str) -> tuple[str, ...]:
-    """Fragment names (paths inside the folder, '.jinja' removed) of one layer folder."""
-    root = LAYERS_DIR / folder
-    if not root.is_dir():
-        return ()
-    names = []
-    for path in sorted(root.rglob("*.jinja")):
-        relative = path.relative_to(root)
-        partial = path.name.startswith(PARTIAL_PREFIX)
-        if not partial and not any(part.startswith(OVERLAY_PREFIXES) for part in relative.parts[:-1]):
-            names.append(relative.as_posix()[: -len(".jinja")])
-    return tuple(names)
 
 
 def plan_files(answers: Any) -> list[dict[str, Any]]:

@@ -7,13 +7,16 @@ path, so one fragment serves every architecture and rootDir.
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from typing import Any
 
 from jinja2 import pass_context
 
+from .apis import API_FOLDERS, MANIFESTS
 from .bundles import MODEL_MODULES
+from .paths import PARTIAL_PREFIX
 from .stacks import FRAMEWORKS, RUNTIMES
 
 # Where a fragment's file lives in each architecture, relative to rootDir. Keys
@@ -29,50 +32,10 @@ _COMMON = {
     "server.ts": "src/server.ts",
     "health.test.ts": "tests/health.test.ts",
     "env.test.ts": "tests/env.test.ts",
-    # The domain APIs' tests and what they run on.
-    "auth.test.ts": "tests/auth.test.ts",
-    "smtp-capture.ts": "tests/support/smtp-capture.ts",
+    # What every domain API's tests run on.
     "test-server.ts": "tests/support/test-server.ts",
-    "auth-probe.ts": "tests/support/auth-probe.ts",
-    "bank.test.ts": "tests/bank.test.ts",
-    "bank-probe.ts": "tests/support/bank-probe.ts",
-    "blog.test.ts": "tests/blog.test.ts",
     "api-client.ts": "tests/support/api-client.ts",
 }
-
-
-# Each domain API's framework-free files, which the feature, modular and file-api layouts
-# keep together in the API's module folder (mvc spreads them over its layer folders).
-AUTH_MODULE = (
-    "auth.crypto.ts",
-    "password-hasher.ts",
-    "token-signer.ts",
-    "auth.ports.ts",
-    "auth.service.ts",
-    "create-auth.ts",
-    "auth.schemas.ts",
-    "auth.repository.ts",
-)
-BANK_MODULE = (
-    "money.ts",
-    "bank.ports.ts",
-    "bank.service.ts",
-    "create-bank.ts",
-    "bank.schemas.ts",
-    "bank.repository.ts",
-)
-BLOG_MODULE = (
-    "blog.ports.ts",
-    "blog.service.ts",
-    "create-blog.ts",
-    "blog.schemas.ts",
-    "blog.repository.ts",
-)
-
-
-def _in_folder(folder: str, names: tuple[str, ...]) -> dict[str, str]:
-    """Layout entries that put every one of `names` in `folder`."""
-    return {name: f"{folder}/{name}" for name in names}
 
 
 LAYOUTS: dict[str, dict[str, str]] = {
@@ -102,37 +65,10 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "validation.ts": "src/utils/validation.ts",
         "pagination.ts": "src/utils/pagination.ts",
         "openapi.ts": "src/utils/openapi.ts",
-        "auth.crypto.ts": "src/utils/auth.crypto.ts",
-        "password-hasher.ts": "src/utils/password-hasher.ts",
-        "token-signer.ts": "src/utils/token-signer.ts",
-        "mailer.ts": "src/utils/mailer.ts",
-        "auth.ports.ts": "src/services/auth.ports.ts",
-        "auth.service.ts": "src/services/auth.service.ts",
-        "create-auth.ts": "src/services/create-auth.ts",
-        "auth.schemas.ts": "src/validators/auth.schemas.ts",
-        "auth.repository.ts": "src/repositories/auth.repository.ts",
         "repository-support.ts": "src/repositories/repository-support.ts",
-        "money.ts": "src/utils/money.ts",
-        "bank.ports.ts": "src/services/bank.ports.ts",
-        "bank.service.ts": "src/services/bank.service.ts",
-        "create-bank.ts": "src/services/create-bank.ts",
-        "bank.schemas.ts": "src/validators/bank.schemas.ts",
-        "bank.repository.ts": "src/repositories/bank.repository.ts",
-        "bank.controller.ts": "src/controllers/bank.controller.ts",
-        "bank.routes.ts": "src/routes/bank.routes.ts",
-        "blog.ports.ts": "src/services/blog.ports.ts",
-        "blog.service.ts": "src/services/blog.service.ts",
-        "create-blog.ts": "src/services/create-blog.ts",
-        "blog.schemas.ts": "src/validators/blog.schemas.ts",
-        "blog.repository.ts": "src/repositories/blog.repository.ts",
-        "blog.controller.ts": "src/controllers/blog.controller.ts",
-        "blog.routes.ts": "src/routes/blog.routes.ts",
-        "auth.controller.ts": "src/controllers/auth.controller.ts",
-        "auth.routes.ts": "src/routes/auth.routes.ts",
         "api.routes.ts": "src/routes/api.routes.ts",
         "authenticate.ts": "src/middlewares/authenticate.ts",
         "validate.ts": "src/middlewares/validate.ts",
-        "admin-grant.ts": "src/scripts/admin-grant.ts",
     },
     "feature": {
         **_COMMON,
@@ -160,21 +96,10 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "validation.ts": "src/shared/validation.ts",
         "pagination.ts": "src/shared/pagination.ts",
         "openapi.ts": "src/shared/openapi.ts",
-        "mailer.ts": "src/shared/mail/mailer.ts",
-        "authenticate.ts": "src/shared/middlewares/authenticate.ts",
         "validate.ts": "src/shared/middlewares/validate.ts",
         "api.routes.ts": "src/modules/api.routes.ts",
-        **_in_folder("src/modules/auth", AUTH_MODULE),
-        "auth.controller.ts": "src/modules/auth/auth.controller.ts",
-        "auth.routes.ts": "src/modules/auth/auth.routes.ts",
+        "authenticate.ts": "src/shared/middlewares/authenticate.ts",
         "repository-support.ts": "src/shared/database/repository-support.ts",
-        **_in_folder("src/modules/bank", BANK_MODULE),
-        "bank.controller.ts": "src/modules/bank/bank.controller.ts",
-        "bank.routes.ts": "src/modules/bank/bank.routes.ts",
-        **_in_folder("src/modules/blog", BLOG_MODULE),
-        "blog.controller.ts": "src/modules/blog/blog.controller.ts",
-        "blog.routes.ts": "src/modules/blog/blog.routes.ts",
-        "admin-grant.ts": "src/scripts/admin-grant.ts",
     },
     # NestJS: one folder per Nest module; each model sits in its feature module's folder.
     "modular": {
@@ -204,20 +129,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "validation.ts": "src/common/validation.ts",
         "pagination.ts": "src/common/pagination.ts",
         "openapi.ts": "src/common/openapi.ts",
-        "mailer.ts": "src/common/mailer.ts",
         "api.module.ts": "src/api/api.module.ts",
-        **_in_folder("src/auth", AUTH_MODULE),
-        "auth.controller.ts": "src/auth/auth.controller.ts",
-        "auth.guard.ts": "src/auth/auth.guard.ts",
-        "auth.module.ts": "src/auth/auth.module.ts",
         "repository-support.ts": "src/database/repository-support.ts",
-        **_in_folder("src/bank", BANK_MODULE),
-        "bank.controller.ts": "src/bank/bank.controller.ts",
-        "bank.module.ts": "src/bank/bank.module.ts",
-        **_in_folder("src/blog", BLOG_MODULE),
-        "blog.controller.ts": "src/blog/blog.controller.ts",
-        "blog.module.ts": "src/blog/blog.module.ts",
-        "admin-grant.ts": "src/scripts/admin-grant.ts",
     },
     # Next.js (app router, API only): the route folders under src/app are the API. Next's
     # own config files sit in its project folder (rootDir), where `next` looks for them.
@@ -227,13 +140,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "generated/prisma/client.ts": "src/generated/prisma/client.ts",
         "health.test.ts": "tests/health.test.ts",
         "env.test.ts": "tests/env.test.ts",
-        "auth.test.ts": "tests/auth.test.ts",
-        "smtp-capture.ts": "tests/support/smtp-capture.ts",
         "test-server.ts": "tests/support/test-server.ts",
-        "auth-probe.ts": "tests/support/auth-probe.ts",
-        "bank.test.ts": "tests/bank.test.ts",
-        "bank-probe.ts": "tests/support/bank-probe.ts",
-        "blog.test.ts": "tests/blog.test.ts",
         "api-client.ts": "tests/support/api-client.ts",
         "instrumentation.ts": "src/instrumentation.ts",
         "instrumentation-node.ts": "src/instrumentation-node.ts",
@@ -264,46 +171,61 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "validation.ts": "src/lib/validation.ts",
         "pagination.ts": "src/lib/pagination.ts",
         "openapi.ts": "src/lib/openapi.ts",
-        "mailer.ts": "src/lib/mailer.ts",
         "api.ts": "src/lib/api.ts",
         "openapi.route.ts": "src/app/api/v1/openapi.json/route.ts",
-        **_in_folder("src/modules/auth", AUTH_MODULE),
-        "admin-grant.ts": "src/scripts/admin-grant.ts",
-        "sign-up.route.ts": "src/app/api/v1/auth/sign-up/route.ts",
-        "verify-email.route.ts": "src/app/api/v1/auth/verify-email/route.ts",
-        "otp.route.ts": "src/app/api/v1/auth/otp/route.ts",
-        "sign-in.route.ts": "src/app/api/v1/auth/sign-in/route.ts",
-        "sign-in-otp.route.ts": "src/app/api/v1/auth/sign-in/otp/route.ts",
-        "refresh.route.ts": "src/app/api/v1/auth/refresh/route.ts",
-        "sign-out.route.ts": "src/app/api/v1/auth/sign-out/route.ts",
-        "me.route.ts": "src/app/api/v1/auth/me/route.ts",
-        "reactivate.route.ts": "src/app/api/v1/auth/reactivate/route.ts",
-        "password-forgot.route.ts": "src/app/api/v1/auth/password/forgot/route.ts",
-        "password-verify.route.ts": "src/app/api/v1/auth/password/verify/route.ts",
-        "password-reset.route.ts": "src/app/api/v1/auth/password/reset/route.ts",
-        "password-change.route.ts": "src/app/api/v1/auth/password/change/route.ts",
-        "sessions.route.ts": "src/app/api/v1/auth/sessions/route.ts",
-        "session.route.ts": "src/app/api/v1/auth/sessions/[id]/route.ts",
-        "users.route.ts": "src/app/api/v1/users/route.ts",
         "repository-support.ts": "src/db/repository-support.ts",
-        **_in_folder("src/modules/bank", BANK_MODULE),
-        "accounts.route.ts": "src/app/api/v1/accounts/route.ts",
-        "account.route.ts": "src/app/api/v1/accounts/[id]/route.ts",
-        "account-transactions.route.ts": "src/app/api/v1/accounts/[id]/transactions/route.ts",
-        "account-ledger.route.ts": "src/app/api/v1/accounts/[id]/ledger/route.ts",
-        "transfers.route.ts": "src/app/api/v1/transfers/route.ts",
-        "deposits.route.ts": "src/app/api/v1/admin/deposits/route.ts",
-        "reverse.route.ts": "src/app/api/v1/admin/transactions/[id]/reverse/route.ts",
-        **_in_folder("src/modules/blog", BLOG_MODULE),
-        "categories.route.ts": "src/app/api/v1/categories/route.ts",
-        "posts.route.ts": "src/app/api/v1/posts/route.ts",
-        "post.route.ts": "src/app/api/v1/posts/[id]/route.ts",
-        "post-comments.route.ts": "src/app/api/v1/posts/[id]/comments/route.ts",
-        "post-like.route.ts": "src/app/api/v1/posts/[id]/like/route.ts",
-        "comment.route.ts": "src/app/api/v1/comments/[id]/route.ts",
-        "comment-like.route.ts": "src/app/api/v1/comments/[id]/like/route.ts",
     },
 }
+
+
+# Where a domain API's files go in each architecture, by the kind of file (the first pattern
+# its fragment name matches; {api} is the API's folder name). mvc spreads an API over its
+# layer folders; the others keep it in one module folder. An API's manifest (`places`)
+# names the files that go elsewhere.
+_API_TESTS = [("*.test.ts", "tests"), ("*-probe.ts", "tests/support")]
+API_FILE_RULES: dict[str, list[tuple[str, str]]] = {
+    "mvc": [
+        *_API_TESTS,
+        ("*.ports.ts", "src/services"),
+        ("*.service.ts", "src/services"),
+        ("create-*.ts", "src/services"),
+        ("*.schemas.ts", "src/validators"),
+        ("*.repository.ts", "src/repositories"),
+        ("*.controller.ts", "src/controllers"),
+        ("*.routes.ts", "src/routes"),
+        ("*", "src/utils"),
+    ],
+    "feature": [*_API_TESTS, ("*", "src/modules/{api}")],
+    "modular": [*_API_TESTS, ("*", "src/{api}")],
+    "file-api": [*_API_TESTS, ("*", "src/modules/{api}")],
+}
+
+
+def _api_file_place(api: str, architecture: str, name: str) -> str:
+    """Where one fragment of an API's folder goes in an architecture."""
+    place = (MANIFESTS[api].get("places") or {}).get(name, {})
+    if architecture in place or "*" in place:
+        return str(place.get(architecture, place.get("*")))
+    folder = next(folder for pattern, folder in API_FILE_RULES[architecture] if fnmatch.fnmatch(name, pattern))
+    return f"{folder.format(api=api)}/{name}"
+
+
+def _api_layout_entries(architecture: str) -> dict[str, str]:
+    """The layout entries of every API's files (fragment name -> path) in an architecture."""
+    entries: dict[str, str] = {}
+    for api in MANIFESTS:
+        names = {p.name.removesuffix(".jinja") for p in (API_FOLDERS / api).rglob("*.jinja")}
+        for name in sorted(names):
+            if name.startswith(PARTIAL_PREFIX):
+                continue
+            if name in entries or name in LAYOUTS[architecture]:
+                raise ValueError(f"{name} of the {api} API has the name of another layout file")
+            entries[name] = _api_file_place(api, architecture, name)
+    return entries
+
+
+for _architecture, _layout in LAYOUTS.items():
+    _layout.update(_api_layout_entries(_architecture))
 
 
 def model_dialect(engine: str, adapter: str) -> str:
