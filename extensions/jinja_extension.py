@@ -62,6 +62,7 @@ class StackwrightExtension(Extension):
             api_choices=apis.api_choices,
             default_apis=apis.default_apis,
             apis_of=apis.apis_of,
+            api_wiring=apis.api_wiring,
             # the files and the paths between them
             file_plan=plan.file_plan,
             planned=plan.planned,

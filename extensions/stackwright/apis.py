@@ -121,5 +121,31 @@ def apis_problem(chosen: Any) -> str:
 
 @pass_context
 def apis_of(context: Any) -> list[str]:
-    """selected_apis() for the current answers (fragments: `{% if 'auth' in apis_of() %}`)."""
+    """selected_apis() for the current answers (fragments: `{% for api in apis_of() %}`)."""
     return selected_apis(context)
+
+
+@pass_context
+def api_wiring(context: Any) -> list[dict[str, Any]]:
+    """How shared fragments wire each chosen API, in mount order (its manifest, plus names).
+
+    By convention an API `x` has `XService` in x.service.ts, `createX` in create-x.ts,
+    `xEndpoints` in x.schemas.ts and `XModule` in x.module.ts (NestJS); its manifest adds
+    `settings` (the type its factory takes after the database) and `mounts` (its routers).
+    """
+    wiring = []
+    for api in selected_apis(context):
+        manifest = MANIFESTS[api]
+        title = api[:1].upper() + api[1:]
+        wiring.append(
+            {
+                "name": api,
+                "service": f"{title}Service",
+                "factory": f"create{title}",
+                "endpoints": f"{api}Endpoints",
+                "module": f"{title}Module",
+                "settings": manifest.get("settings"),
+                "mounts": manifest.get("mounts") or [],
+            }
+        )
+    return wiring

@@ -93,6 +93,8 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
             model = stem if folder.startswith("models/") and stem in MODEL_ORDER else None
             if model and model not in chosen:
                 continue
+            if name in FRAMEWORKS[answers["framework"]].get("leaves_out", []):
+                continue
             needs = ONLY_WITH_MODELS.get(f"{folder}/{name}")
             if needs and not set(needs) & set(chosen):
                 continue

@@ -60,11 +60,17 @@ RUNTIMES: dict[str, dict[str, Any]] = {
 # in its on-node overlay); `import_suffix`: of relative imports, where the framework's
 # bundler resolves them (overrides the runtime's); `ci_env`: variables of the CI job;
 # `build_output`: where `build` writes (default dist/); `generated`: further files the
-# framework writes, which .gitignore lists (and so Biome ignores).
+# framework writes, which .gitignore lists (and so Biome ignores); `leaves_out`: layout files
+# of shared layers the framework has no use for.
 FRAMEWORKS: dict[str, dict[str, Any]] = {
     "express": {"test_client": "Supertest"},
     "hono": {"test_client": "`app.request`"},
-    "nestjs": {"test_client": "`@nestjs/testing` and Supertest", "decorators": True},
+    "nestjs": {
+        "test_client": "`@nestjs/testing` and Supertest",
+        "decorators": True,
+        # Nest's modules build the services (dependency injection): no composition root file.
+        "leaves_out": ["services.ts"],
+    },
     "nextjs": {
         "test_client": "route handlers called directly",
         "own_tooling": ["node"],
