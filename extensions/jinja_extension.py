@@ -63,6 +63,8 @@ class StackwrightExtension(Extension):
             default_apis=apis.default_apis,
             apis_of=apis.apis_of,
             api_wiring=apis.api_wiring,
+            api_parts=apis.api_parts,
+            api_scripts=apis.api_scripts,
             # the files and the paths between them
             file_plan=plan.file_plan,
             planned=plan.planned,

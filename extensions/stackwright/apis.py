@@ -149,3 +149,19 @@ def api_wiring(context: Any) -> list[dict[str, Any]]:
             }
         )
     return wiring
+
+
+@pass_context
+def api_parts(context: Any, part: str) -> list[str]:
+    """The chosen APIs' parts of a shared file: template/layers/apis/<api>/_<part>.jinja,
+    for each API that has one (`{% for path in api_parts('env') %}{% include path %}`)."""
+    paths = [API_FOLDERS / api / f"_{part}.jinja" for api in selected_apis(context)]
+    return [f"template/layers/apis/{path.parent.name}/{path.name}" for path in paths if path.is_file()]
+
+
+@pass_context
+def api_scripts(context: Any) -> dict[str, str]:
+    """The chosen APIs' package.json scripts: name -> the layout file it runs (manifest `scripts`)."""
+    return {
+        name: file for api in selected_apis(context) for name, file in (MANIFESTS[api].get("scripts") or {}).items()
+    }
