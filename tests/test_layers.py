@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 
+import boundaries
+import pytest
 from build_registry import app_stacks, data_layers
 from conftest import REPO, copied
 
@@ -81,3 +83,50 @@ def test_plan_script_names_the_fragment_of_each_generated_file(copie):
     assert one.split("<-")[1].strip() == "template/layers/frameworks/express/routes.ts.jinja"
     missing = subprocess.run([*script, "src/mine.ts"], capture_output=True, text=True, check=False)
     assert missing.returncode == 1 and "src/mine.ts" in missing.stderr
+
+
+JINJA_TAG = re.compile(r"\{[%{].*?[%}]\}", re.DOTALL)
+# Still named outside their folders: create-auth.ts builds a bank service for GET /auth/me's
+# accounts (issue 27: the composition root is to pass that in).
+NAMED_OUTSIDE_THEIR_FOLDER = {("apis/auth/service/create-auth.ts.jinja", "bank")}
+
+
+def test_no_fragment_outside_an_apis_folder_names_that_api():
+    """Shared fragments wire the APIs in loops over their manifests (api_wiring, api_parts,
+    api_scripts): adding an API is one folder, with no edit elsewhere."""
+    named = set()
+    for path in LAYERS.rglob("*.jinja"):
+        relative = path.relative_to(LAYERS).as_posix()
+        owner = relative.split("/")[1] if relative.startswith("apis/") else None
+        for tag in JINJA_TAG.findall(path.read_text()):
+            named |= {(relative, api) for api in APIS if api != owner and re.search(rf"['\"]{api}['\"]", tag)}
+    assert named == NAMED_OUTSIDE_THEIR_FOLDER
+
+
+# What scripts/boundaries.py finds in each framework's all-bundles project: no change may add
+# a cycle, a pair of folders that import each other, or an import upward from the ground floor.
+BOUNDARY_CEILINGS = {
+    "express-feature": ({"architecture": "feature"}, {"cycles": 1, "mutual_folder_pairs": 12, "upward_imports": 28}),
+    "express-mvc": ({"architecture": "mvc"}, {"cycles": 1, "mutual_folder_pairs": 5, "upward_imports": 7}),
+    "nestjs-modular": (
+        {"framework": "nestjs", "architecture": "modular"},
+        {"cycles": 0, "mutual_folder_pairs": 12, "upward_imports": 4},
+    ),
+    "nextjs-file-api": (
+        {"framework": "nextjs", "architecture": "file-api"},
+        {"cycles": 0, "mutual_folder_pairs": 6, "upward_imports": 7},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOUNDARY_CEILINGS))
+def test_generated_projects_cross_no_more_boundaries_than_measured(copie, name):
+    answers, ceiling = BOUNDARY_CEILINGS[name]
+    bundles = ["auth", "banking-app", "blog-app"]
+    project = copied(copie.copy(extra_answers={**answers, "bundles": bundles, "apis": ["auth", "bank", "blog"]}))
+    root, architecture = boundaries.load_project(str(project))
+    report = boundaries.analyse(root, architecture)
+    assert report["_files"] > 20 and report["_edges"] > 50, "the analysis no longer reads the project"
+    assert report["_unresolved"] == []
+    for kind, most in ceiling.items():
+        assert report["counts"][kind] <= most, (kind, report[kind])
