@@ -86,9 +86,6 @@ def test_plan_script_names_the_fragment_of_each_generated_file(copie):
 
 
 JINJA_TAG = re.compile(r"\{[%{].*?[%}]\}", re.DOTALL)
-# Still named outside their folders: create-auth.ts builds a bank service for GET /auth/me's
-# accounts (issue 27: the composition root is to pass that in).
-NAMED_OUTSIDE_THEIR_FOLDER = {("apis/auth/service/create-auth.ts.jinja", "bank")}
 
 
 def test_no_fragment_outside_an_apis_folder_names_that_api():
@@ -100,7 +97,7 @@ def test_no_fragment_outside_an_apis_folder_names_that_api():
         owner = relative.split("/")[1] if relative.startswith("apis/") else None
         for tag in JINJA_TAG.findall(path.read_text()):
             named |= {(relative, api) for api in APIS if api != owner and re.search(rf"['\"]{api}['\"]", tag)}
-    assert named == NAMED_OUTSIDE_THEIR_FOLDER
+    assert named == set()
 
 
 # What scripts/boundaries.py finds in each framework's all-bundles project: no change may add

@@ -131,7 +131,8 @@ def api_wiring(context: Any) -> list[dict[str, Any]]:
 
     By convention an API `x` has `XService` in x.service.ts, `createX` in create-x.ts,
     `xEndpoints` in x.schemas.ts and `XModule` in x.module.ts (NestJS); its manifest adds
-    `settings` (the type its factory takes after the database) and `mounts` (its routers).
+    `settings` (the type its factory takes after the database), `uses` (the services it takes
+    after the database) and `mounts` (its routers).
     """
     wiring = []
     for api in selected_apis(context):
@@ -145,6 +146,7 @@ def api_wiring(context: Any) -> list[dict[str, Any]]:
                 "endpoints": f"{api}Endpoints",
                 "module": f"{title}Module",
                 "settings": manifest.get("settings"),
+                "uses": manifest.get("uses") or [],
                 "mounts": manifest.get("mounts") or [],
             }
         )
