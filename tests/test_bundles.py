@@ -40,7 +40,7 @@ def test_bundles_share_one_user_model(copie):
 def test_a_single_model_gives_that_models_files_only(copie):
     project = copied(copie.copy(extra_answers={"bundles": ["auth"], "models": ["auth/session"]}))
     assert model_files(project) == ["session.schema.ts"]
-    entry = (project / "src/shared/database/schema.ts").read_text()
+    entry = (project / "src/database/schema.ts").read_text()
     assert "session.schema.js" in entry and "user.schema.js" not in entry
 
 
@@ -56,7 +56,7 @@ def test_no_bundle_gives_the_connection_only(copie):
     project = copied(copie.copy(extra_answers={"bundles": [], "models": []}))
     assert model_files(project) == []
     assert not (project / "drizzle.config.ts").exists()
-    assert (project / "src/shared/database/database.ts").is_file()
+    assert (project / "src/database/database.ts").is_file()
 
 
 def test_every_chosen_bundle_needs_one_of_its_models():

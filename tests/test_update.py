@@ -258,9 +258,9 @@ def test_adding_a_bundle_keeps_edits_and_regenerates_schema_and_relations(templa
     assert "blog-app/post" in answers(project)["models"] and "auth/session" in answers(project)["models"]
     assert (project / "src/modules/posts/post.schema.ts").is_file()
     assert (project / "src/modules/auth/session.schema.ts").is_file()
-    entry = (project / "src/shared/database/schema.ts").read_text()
+    entry = (project / "src/database/schema.ts").read_text()
     assert "post.schema.js" in entry and "session.schema.js" in entry and "otp.schema.js" in entry
-    relations = (project / "src/shared/database/relations.ts").read_text()
+    relations = (project / "src/database/relations.ts").read_text()
     assert "posts" in relations and "sessions" in relations
     assert own[0] in (project / USER_MODEL).read_text()
 
@@ -271,7 +271,7 @@ def test_adding_a_model_of_a_chosen_bundle(template, tmp_path):
     done = update(project, "models=[auth/user, auth/session, auth/otp]")
     assert done.returncode == 0, done.stderr
     assert list(project.rglob("otp.schema.ts"))
-    assert "otp.schema.js" in (project / "src/shared/database/schema.ts").read_text()
+    assert "otp.schema.js" in (project / "src/database/schema.ts").read_text()
 
 
 def test_removing_a_bundle_is_refused_until_confirmed(template, tmp_path):
@@ -286,7 +286,7 @@ def test_removing_a_bundle_is_refused_until_confirmed(template, tmp_path):
     assert done.returncode == 0, done.stderr
     assert not (project / "src/modules/posts/post.schema.ts").exists()
     assert answers(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
-    assert "post" not in (project / "src/shared/database/schema.ts").read_text()
+    assert "post" not in (project / "src/database/schema.ts").read_text()
 
 
 def test_removing_one_model_is_refused_with_its_table_named(template, tmp_path):
@@ -467,3 +467,45 @@ def test_an_update_adds_the_account_balance_and_keeps_the_accounts(tmp_path, eng
     run(["npm", "run", "db:migrate"], cwd=project, env=env)
     assert sql(engine, url, "select balance from accounts") == "0.00"
     sql(engine, url, "update accounts set balance = -1", refused=True)
+
+
+# --- 6. files a release moved -----------------------------------------------------------------------
+
+OLD_PLACES = "  mailer.ts: {mvc: src/services/mailer.ts}\n"
+
+
+def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
+    """v1 keeps the mailer in the ground floor (src/shared/mail/), as releases before the
+    boundaries did; v2 moves it into the auth module and changes its text. The user's edit
+    of the old file ends up in the new one, merged with the release's change."""
+    template = TemplateRepo(tmp_path / "template")
+    manifest = "template/layers/apis/auth/api.yml"
+    template.edit(
+        manifest, lambda s: s.replace(OLD_PLACES, OLD_PLACES[:-2] + ", feature: src/shared/mail/mailer.ts}\n")
+    )
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "api")
+    old, new = project / "src/shared/mail/mailer.ts", project / "src/modules/auth/mailer.ts"
+    assert old.is_file() and not new.exists()
+    own = add_lines(old, ["// Our relay needs a longer timeout."])
+    commit_all(project, "a note in the mailer")
+
+    template.edit(manifest, lambda s: s.replace(", feature: src/shared/mail/mailer.ts}\n", "}\n"))
+    template.edit("template/layers/apis/auth/service/mailer.ts.jinja", lambda s: "// Released in 2.0.0.\n" + s)
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "src/shared/mail/mailer.ts: moved to src/modules/auth/mailer.ts" in done.stdout + done.stderr
+    assert not old.exists()
+    text = new.read_text()
+    assert own[0] in text and text.startswith("// Released in 2.0.0.\n")
+    assert "<<<<<<<" not in text
+
+
+def test_every_moved_file_lands_where_the_layouts_place_it():
+    from move_files import MOVED
+
+    for architecture, moves in MOVED.items():
+        placed = set(LAYOUTS[architecture].values())
+        assert set(moves.values()) <= placed, architecture
+        assert not set(moves) & placed, f"{architecture}: an old path is still a place of the layout"

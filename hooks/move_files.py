@@ -1,0 +1,137 @@
+"""Carry the user's edits to files that a release moved.
+
+Copier has no notion of a moved file: `copier update` writes the moved file at its new place
+with the new release's text, and deletes the old one, edits and all (it removes what the old
+release made and the new one does not). copier.yml runs this twice in every update:
+
+    python hooks/move_files.py before SRC_PATH VERSION_FROM [PROJECT_DIR]
+    python hooks/move_files.py after SRC_PATH VERSION_FROM [PROJECT_DIR]
+
+`before` keeps the user's copy of each moved file whose old path is in the project, in
+.git/stackwright-moved/. `after` renders the release the project came from (once) to learn
+what the template wrote there, merges the user's changes into the file at its new path
+(`git merge-file`: a conflict is left marked, and the conflict report that runs next names
+it), and drops the kept copies. A project without such files costs nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+# Old path -> new path, relative to rootDir, per architecture: the files the release after
+# 0.x moved so that generated projects keep their boundaries (see CHANGELOG). The suite
+# checks each new path against the layouts, so this list cannot drift from them.
+MOVED: dict[str, dict[str, str]] = {
+    "feature": {
+        "src/shared/database/database.ts": "src/database/database.ts",
+        "src/shared/database/schema.ts": "src/database/schema.ts",
+        "src/shared/database/relations.ts": "src/database/relations.ts",
+        "src/shared/database/models.ts": "src/database/models.ts",
+        "src/shared/database/sync-indexes.ts": "src/database/sync-indexes.ts",
+        "src/shared/database/constraints.ts": "src/database/constraints.ts",
+        "src/shared/openapi.ts": "src/modules/openapi.ts",
+        "src/shared/mail/mailer.ts": "src/modules/auth/mailer.ts",
+        "src/shared/middlewares/authenticate.ts": "src/modules/auth/authenticate.ts",
+    },
+    "mvc": {
+        "src/config/database.ts": "src/db/database.ts",
+        "src/utils/openapi.ts": "src/routes/openapi.ts",
+        "src/utils/mailer.ts": "src/services/mailer.ts",
+        "src/utils/password-hasher.ts": "src/services/password-hasher.ts",
+        "src/utils/token-signer.ts": "src/services/token-signer.ts",
+        "src/services/create-auth.ts": "src/composition/create-auth.ts",
+        "src/services/create-bank.ts": "src/composition/create-bank.ts",
+        "src/services/create-blog.ts": "src/composition/create-blog.ts",
+    },
+    "modular": {
+        "src/database/timestamps.ts": "src/common/timestamps.ts",
+        "src/database/repository-support.ts": "src/common/repository-support.ts",
+        "src/database/immutable-ledger.ts": "src/common/immutable-ledger.ts",
+        "src/common/openapi.ts": "src/api/openapi.ts",
+        "src/common/mailer.ts": "src/auth/mailer.ts",
+    },
+    "file-api": {
+        "src/lib/db.ts": "src/db/client.ts",
+        "src/lib/openapi.ts": "src/openapi.ts",
+        "src/lib/mailer.ts": "src/modules/auth/mailer.ts",
+    },
+}
+
+
+def moves_in(project: Path) -> list[tuple[str, str]]:
+    """This project's moved files, (old, new) relative to the project."""
+    config = json.loads((project / "stackwright.json").read_text())
+    root = Path(str(config.get("rootDir", ".")))
+    pairs = MOVED.get(str(config.get("architecture")), {}).items()
+    return [((root / old).as_posix(), (root / new).as_posix()) for old, new in pairs]
+
+
+def kept_copies(project: Path) -> Path:
+    """Where `before` keeps the user's files: in the repository's git folder, which the update
+    never reads."""
+    git_dir = subprocess.run(
+        ["git", "rev-parse", "--absolute-git-dir"], cwd=project, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return Path(git_dir) / "stackwright-moved"
+
+
+def render_release(src_path: str, commit: str, project: Path, into: Path) -> None:
+    """The release the project came from, rendered with the project's answers."""
+    from copier import run_copy
+
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text()) or {}
+    data = {key: value for key, value in answers.items() if not key.startswith("_")}
+    run_copy(src_path, into, data=data, vcs_ref=commit, defaults=True, unsafe=True, quiet=True, overwrite=True)
+
+
+def keep(project: Path) -> None:
+    for old, _ in moves_in(project):
+        if (project / old).is_file():
+            kept = kept_copies(project) / old
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(project / old, kept)
+
+
+def merge(project: Path, src_path: str, commit: str) -> None:
+    store = kept_copies(project)
+    moves = [(old, new) for old, new in moves_in(project) if (store / old).is_file()]
+    if not moves:
+        return
+    with tempfile.TemporaryDirectory(prefix="stackwright-release-") as scratch:
+        before = Path(scratch) / "project"
+        render_release(src_path, commit, project, before)
+        for old, new in moves:
+            base, yours = before / old, store / old
+            if not (project / new).is_file() or not base.is_file():
+                (project / old).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(yours, project / old)
+                print(f"{old}: kept as it was ({new} has no release text to merge it into)")
+                continue
+            labels = ["-L", new, "-L", "last update", "-L", f"your {old}"]
+            subprocess.run(["git", "merge-file", *labels, new, str(base), str(yours)], cwd=project, check=False)
+            print(f"{old}: moved to {new}, with your edits")
+    shutil.rmtree(store)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (3, 4) or argv[0] not in ("before", "after"):
+        print("usage: move_files.py before|after SRC_PATH VERSION_FROM [PROJECT_DIR]", file=sys.stderr)
+        return 2
+    stage, src_path, commit = argv[:3]
+    project = Path(argv[3] if len(argv) == 4 else ".").resolve()
+    if stage == "before":
+        keep(project)
+    else:
+        merge(project, src_path, commit)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
