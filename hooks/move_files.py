@@ -25,6 +25,22 @@ from pathlib import Path
 
 import yaml
 
+# Drizzle's tables, by model and feature module: <model>.schema.ts (beside the request
+# schemas, <api>.schemas.ts) became <model>.table.ts.
+MODULES = [
+    ("user", "users"),
+    ("session", "auth"),
+    ("refresh-token", "auth"),
+    ("otp", "auth"),
+    ("account", "accounts"),
+    ("transaction", "transactions"),
+    ("ledger", "ledgers"),
+    ("category", "categories"),
+    ("post", "posts"),
+    ("comment", "comments"),
+    ("post-like", "posts"),
+    ("comment-like", "comments"),
+]
 # Old path -> new path, relative to rootDir, per architecture: the files the release after
 # 0.x moved so that generated projects keep their boundaries (see CHANGELOG). The suite
 # checks each new path against the layouts, so this list cannot drift from them.
@@ -39,6 +55,10 @@ MOVED: dict[str, dict[str, str]] = {
         "src/shared/openapi.ts": "src/modules/openapi.ts",
         "src/shared/mail/mailer.ts": "src/modules/auth/mailer.ts",
         "src/shared/middlewares/authenticate.ts": "src/modules/auth/authenticate.ts",
+        **{
+            f"src/modules/{module}/{model}.schema.ts": f"src/modules/{module}/{model}.table.ts"
+            for model, module in MODULES
+        },
     },
     "mvc": {
         "src/config/database.ts": "src/db/database.ts",
@@ -56,6 +76,7 @@ MOVED: dict[str, dict[str, str]] = {
         "src/database/immutable-ledger.ts": "src/common/immutable-ledger.ts",
         "src/common/openapi.ts": "src/api/openapi.ts",
         "src/common/mailer.ts": "src/auth/mailer.ts",
+        **{f"src/{module}/{model}.schema.ts": f"src/{module}/{model}.table.ts" for model, module in MODULES},
     },
     "file-api": {
         "src/lib/db.ts": "src/db/client.ts",

@@ -11,7 +11,7 @@ from stackwright.bundles import BUNDLES, models_problem
 
 
 def model_files(project):
-    return sorted(p.name for p in project.rglob("*") if p.name.endswith((".schema.ts", ".model.ts")))
+    return sorted(p.name for p in project.rglob("*") if p.name.endswith((".table.ts", ".model.ts")))
 
 
 def answers_file(project):
@@ -22,7 +22,7 @@ def test_default_is_the_auth_bundle_with_all_its_models(copie):
     project = copied(copie.copy())
     assert answers_file(project)["bundles"] == ["auth"]
     assert answers_file(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
-    assert model_files(project) == ["otp.schema.ts", "refresh-token.schema.ts", "session.schema.ts", "user.schema.ts"]
+    assert model_files(project) == ["otp.table.ts", "refresh-token.table.ts", "session.table.ts", "user.table.ts"]
     assert (project / "drizzle.config.ts").is_file()
     assert {"db:generate", "db:migrate"} <= set(json.loads((project / "package.json").read_text())["scripts"])
 
@@ -39,9 +39,9 @@ def test_bundles_share_one_user_model(copie):
 
 def test_a_single_model_gives_that_models_files_only(copie):
     project = copied(copie.copy(extra_answers={"bundles": ["auth"], "models": ["auth/session"]}))
-    assert model_files(project) == ["session.schema.ts"]
+    assert model_files(project) == ["session.table.ts"]
     entry = (project / "src/database/schema.ts").read_text()
-    assert "session.schema.js" in entry and "user.schema.js" not in entry
+    assert "session.table.js" in entry and "user.table.js" not in entry
 
 
 def test_mongoose_has_no_like_models(copie):

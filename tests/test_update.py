@@ -256,10 +256,10 @@ def test_adding_a_bundle_keeps_edits_and_regenerates_schema_and_relations(templa
     assert done.returncode == 0, done.stderr
     assert answers(project)["bundles"] == ["auth", "blog-app"]
     assert "blog-app/post" in answers(project)["models"] and "auth/session" in answers(project)["models"]
-    assert (project / "src/modules/posts/post.schema.ts").is_file()
-    assert (project / "src/modules/auth/session.schema.ts").is_file()
+    assert (project / "src/modules/posts/post.table.ts").is_file()
+    assert (project / "src/modules/auth/session.table.ts").is_file()
     entry = (project / "src/database/schema.ts").read_text()
-    assert "post.schema.js" in entry and "session.schema.js" in entry and "otp.schema.js" in entry
+    assert "post.table.js" in entry and "session.table.js" in entry and "otp.table.js" in entry
     relations = (project / "src/database/relations.ts").read_text()
     assert "posts" in relations and "sessions" in relations
     assert own[0] in (project / USER_MODEL).read_text()
@@ -267,11 +267,11 @@ def test_adding_a_bundle_keeps_edits_and_regenerates_schema_and_relations(templa
 
 def test_adding_a_model_of_a_chosen_bundle(template, tmp_path):
     project = generate(template, tmp_path / "api", models=["auth/user", "auth/session"])
-    assert not list(project.rglob("otp.schema.ts"))
+    assert not list(project.rglob("otp.table.ts"))
     done = update(project, "models=[auth/user, auth/session, auth/otp]")
     assert done.returncode == 0, done.stderr
-    assert list(project.rglob("otp.schema.ts"))
-    assert "otp.schema.js" in (project / "src/database/schema.ts").read_text()
+    assert list(project.rglob("otp.table.ts"))
+    assert "otp.table.js" in (project / "src/database/schema.ts").read_text()
 
 
 def test_removing_a_bundle_is_refused_until_confirmed(template, tmp_path):
@@ -284,7 +284,7 @@ def test_removing_a_bundle_is_refused_until_confirmed(template, tmp_path):
 
     done = update(project, "bundles=[auth]", "dropModelTables=true")
     assert done.returncode == 0, done.stderr
-    assert not (project / "src/modules/posts/post.schema.ts").exists()
+    assert not (project / "src/modules/posts/post.table.ts").exists()
     assert answers(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
     assert "post" not in (project / "src/database/schema.ts").read_text()
 
@@ -503,9 +503,13 @@ def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
 
 
 def test_every_moved_file_lands_where_the_layouts_place_it():
-    from move_files import MOVED
+    from move_files import MODULES, MOVED
 
+    from stackwright.bundles import MODEL_MODULES
+
+    assert dict(MODULES) == MODEL_MODULES
     for architecture, moves in MOVED.items():
-        placed = set(LAYOUTS[architecture].values())
+        tables = {model_file(architecture, "drizzle", model) for model in MODEL_MODULES}
+        placed = set(LAYOUTS[architecture].values()) | tables
         assert set(moves.values()) <= placed, architecture
         assert not set(moves) & placed, f"{architecture}: an old path is still a place of the layout"

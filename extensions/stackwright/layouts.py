@@ -244,7 +244,7 @@ def model_dialect(engine: str, adapter: str) -> str:
 
 
 # Where model files live per architecture: Drizzle's and Mongoose's folder ({module}: the
-# model's feature module, MODEL_MODULES); Drizzle names them <model>.schema.ts inside a
+# model's feature module, MODEL_MODULES); Drizzle names them <model>.table.ts inside a
 # feature module and <model>.ts inside a schema folder, Mongoose <model>.model.ts.
 MODEL_FOLDERS: dict[str, dict[str, str]] = {
     "mvc": {"drizzle": "src/db/schema", "mongoose": "src/models"},
@@ -266,7 +266,7 @@ def model_file(architecture: str, adapter: str, model: str) -> str:
     folder = template.format(module=MODEL_MODULES[model])
     if adapter == "mongoose":
         return f"{folder}/{model}.model.ts"
-    return f"{folder}/{model}.schema.ts" if "{module}" in template else f"{folder}/{model}.ts"
+    return f"{folder}/{model}.table.ts" if "{module}" in template else f"{folder}/{model}.ts"
 
 
 def _in_root(context: Any, relpath: str) -> str:
