@@ -137,7 +137,7 @@ def merge(project: Path, src_path: str, commit: str) -> None:
                 continue
             labels = ["-L", new, "-L", "last update", "-L", f"your {old}"]
             subprocess.run(["git", "merge-file", *labels, new, str(base), str(yours)], cwd=project, check=False)
-            print(f"{old}: moved to {new}, with your edits")
+            print(f"{old}: moved to {new} (your edits, if any, merged into it)")
     shutil.rmtree(store)
 
 

@@ -495,7 +495,7 @@ def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
     template.release("v2.0.0")
     done = update(project)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "src/shared/mail/mailer.ts: moved to src/modules/auth/mailer.ts" in done.stdout + done.stderr
+    assert "src/shared/mail/mailer.ts: moved to src/modules/auth/mailer.ts " in done.stdout + done.stderr
     assert not old.exists()
     text = new.read_text()
     assert own[0] in text and text.startswith("// Released in 2.0.0.\n")
