@@ -11,7 +11,7 @@ from typing import Any
 
 from jinja2 import pass_context
 
-from .apis import selected_apis
+from .apis import MANIFESTS, selected_apis
 from .bundles import has_database
 from .paths import VERSIONS_PATH
 
@@ -32,7 +32,7 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
         pinned = {**pinned, **stack.get("packages", {})}  # a stack that needs other versions
     apis = selected_apis(context)
     for api in apis:
-        names += VERSIONS["apiDependencies"][api][kind]
+        names += (MANIFESTS[api].get("dependencies") or {}).get(kind, [])
     if apis and context["framework"] in VERSIONS["apiFrameworkDependencies"]:
         names += VERSIONS["apiFrameworkDependencies"][context["framework"]][kind]
     if apis and context["runtime"] in VERSIONS["apiRuntimeDependencies"]:
