@@ -137,3 +137,27 @@ def test_generated_projects_keep_their_boundaries(copie, name):
     assert report["cycles"] == []
     assert report["mutual_folder_pairs"] == []
     assert report["upward_imports"] == []
+    if architecture != "mvc":  # mvc spreads an API over its layers: no module to enter
+        assert other_apis_entering_auth(root, architecture) <= AUTH_PUBLIC_FILES
+
+
+# What the other APIs may import of auth: its public file, and over HTTP the framework's
+# sign-in middleware, guard or module.
+AUTH_PUBLIC_FILES = {"auth.public.ts", "authenticate.ts", "auth.guard.ts", "auth.module.ts"}
+
+
+def other_apis_entering_auth(root: str, architecture: str) -> set[str]:
+    """The files of auth's module that the bank's and the blog's modules import."""
+    graph, _ = boundaries.build_graph(root, boundaries.collect_files(root))
+    module = {"modular": "src/{api}"}.get(architecture, "src/modules/{api}")
+    others = {module.format(api=api) for api in ("bank", "blog")}
+    auth = module.format(api="auth")
+    entered = {
+        target.rsplit("/", 1)[-1]
+        for source, targets in graph.items()
+        if boundaries.unit_of(source, architecture) in others
+        for target in targets
+        if boundaries.unit_of(target, architecture) == auth
+    }
+    assert entered, "the bank and the blog no longer import auth: the check reads nothing"
+    return entered
