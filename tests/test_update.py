@@ -474,32 +474,57 @@ def test_an_update_adds_the_account_balance_and_keeps_the_accounts(tmp_path, eng
 OLD_PLACES = "  mailer.ts: {mvc: src/services/mailer.ts}\n"
 
 
-def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
+FIRST_LINE = 'import nodemailer from "nodemailer";'
+
+
+def released_across_the_mailer_move(tmp_path: Path, users_edit, releases_edit):
     """v1 keeps the mailer in the ground floor (src/shared/mail/), as releases before the
-    boundaries did; v2 moves it into the auth module and changes its text. The user's edit
-    of the old file ends up in the new one, merged with the release's change."""
+    boundaries did; the user edits it; v2 moves it into the auth module and edits it too.
+    Returns the update's result, the project and the old and new paths."""
     template = TemplateRepo(tmp_path / "template")
     manifest = "template/layers/apis/auth/api.yml"
-    template.edit(
-        manifest, lambda s: s.replace(OLD_PLACES, OLD_PLACES[:-2] + ", feature: src/shared/mail/mailer.ts}\n")
-    )
+    old_place = OLD_PLACES[:-2] + ", feature: src/shared/mail/mailer.ts}\n"
+    template.edit(manifest, lambda s: s.replace(OLD_PLACES, old_place))
     template.release("v1.0.0")
     project = generate(template, tmp_path / "api")
     old, new = project / "src/shared/mail/mailer.ts", project / "src/modules/auth/mailer.ts"
     assert old.is_file() and not new.exists()
-    own = add_lines(old, ["// Our relay needs a longer timeout."])
-    commit_all(project, "a note in the mailer")
-
-    template.edit(manifest, lambda s: s.replace(", feature: src/shared/mail/mailer.ts}\n", "}\n"))
-    template.edit("template/layers/apis/auth/service/mailer.ts.jinja", lambda s: "// Released in 2.0.0.\n" + s)
+    old.write_text(users_edit(old.read_text()))
+    commit_all(project, "our edit of the mailer")
+    template.edit(manifest, lambda s: s.replace(old_place, OLD_PLACES))
+    template.edit("template/layers/apis/auth/service/mailer.ts.jinja", releases_edit)
     template.release("v2.0.0")
-    done = update(project)
+    return update(project), project, old, new
+
+
+def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
+    """The user's edit of the old file ends up in the new one, merged with the release's."""
+    ours = "// Our relay needs a longer timeout.\n"
+    done, _, old, new = released_across_the_mailer_move(
+        tmp_path, lambda text: text + ours, lambda text: "// Released in 2.0.0.\n" + text
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "src/shared/mail/mailer.ts: moved to src/modules/auth/mailer.ts " in done.stdout + done.stderr
     assert not old.exists()
     text = new.read_text()
-    assert own[0] in text and text.startswith("// Released in 2.0.0.\n")
+    assert text.endswith(ours) and text.startswith("// Released in 2.0.0.\n")
     assert "<<<<<<<" not in text
+
+
+def test_a_conflicting_edit_of_a_moved_file_fails_the_update_and_names_it(tmp_path):
+    """The user and the release change the same line: the new file keeps both, marked, and
+    the update fails naming it, as any other conflict does."""
+    done, _, old, new = released_across_the_mailer_move(
+        tmp_path,
+        lambda text: text.replace(FIRST_LINE, FIRST_LINE + " // ours"),
+        lambda text: text.replace(FIRST_LINE, FIRST_LINE + " // 2.0.0"),
+    )
+    assert done.returncode != 0
+    assert "src/modules/auth/mailer.ts" in done.stdout + done.stderr
+    assert not old.exists()
+    text = new.read_text()
+    assert "<<<<<<< src/modules/auth/mailer.ts" in text
+    assert FIRST_LINE + " // ours" in text and FIRST_LINE + " // 2.0.0" in text
 
 
 def test_every_moved_file_lands_where_the_layouts_place_it():
