@@ -65,6 +65,8 @@ def _api_folders(api: str, a: Any) -> list[str]:
     """One API's layer folders for the answers: service, storage, HTTP (and its runtime overlay)."""
     return [
         f"apis/{api}/service",
+        # An adapter's storage written once for its engines (Drizzle: pg and mysql), else per dialect.
+        f"apis/{api}/storage/{a['databaseAdapter']}",
         f"apis/{api}/storage/{_dialect(a)}",
         f"apis/{api}/http/{a['framework']}",
         f"apis/{api}/http/{a['framework']}/on-{a['runtime']}",
