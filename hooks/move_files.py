@@ -113,11 +113,14 @@ def render_release(src_path: str, commit: str, project: Path, into: Path) -> Non
 
 
 def keep(project: Path) -> None:
-    for old, _ in moves_in(project):
-        if (project / old).is_file():
-            kept = kept_copies(project) / old
-            kept.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(project / old, kept)
+    olds = [old for old, _ in moves_in(project) if (project / old).is_file()]
+    if not olds:
+        return
+    store = kept_copies(project)
+    for old in olds:
+        kept = store / old
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(project / old, kept)
 
 
 def merge(project: Path, src_path: str, commit: str) -> None:

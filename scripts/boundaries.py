@@ -213,6 +213,7 @@ def analyse(root: str, architecture: str) -> dict:
         "mutual_folder_pairs": [list(pair) for pair in pairs],
         "upward_imports": [list(edge) for edge in sorted(upward)],
         "counts": {"cycles": len(cycles), "mutual_folder_pairs": len(pairs), "upward_imports": len(upward)},
+        "_graph": graph,
         "_files": len(files),
         "_edges": sum(len(targets) for targets in graph.values()),
         "_unresolved": unresolved,

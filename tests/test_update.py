@@ -480,7 +480,7 @@ FIRST_LINE = 'import nodemailer from "nodemailer";'
 def released_across_the_mailer_move(tmp_path: Path, users_edit, releases_edit):
     """v1 keeps the mailer in the ground floor (src/shared/mail/), as releases before the
     boundaries did; the user edits it; v2 moves it into the auth module and edits it too.
-    Returns the update's result, the project and the old and new paths."""
+    Returns the update's result and the mailer's old and new paths."""
     template = TemplateRepo(tmp_path / "template")
     manifest = "template/layers/apis/auth/api.yml"
     old_place = OLD_PLACES[:-2] + ", feature: src/shared/mail/mailer.ts}\n"
@@ -494,13 +494,13 @@ def released_across_the_mailer_move(tmp_path: Path, users_edit, releases_edit):
     template.edit(manifest, lambda s: s.replace(old_place, OLD_PLACES))
     template.edit("template/layers/apis/auth/service/mailer.ts.jinja", releases_edit)
     template.release("v2.0.0")
-    return update(project), project, old, new
+    return update(project), old, new
 
 
 def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
     """The user's edit of the old file ends up in the new one, merged with the release's."""
     ours = "// Our relay needs a longer timeout.\n"
-    done, _, old, new = released_across_the_mailer_move(
+    done, old, new = released_across_the_mailer_move(
         tmp_path, lambda text: text + ours, lambda text: "// Released in 2.0.0.\n" + text
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -514,7 +514,7 @@ def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
 def test_a_conflicting_edit_of_a_moved_file_fails_the_update_and_names_it(tmp_path):
     """The user and the release change the same line: the new file keeps both, marked, and
     the update fails naming it, as any other conflict does."""
-    done, _, old, new = released_across_the_mailer_move(
+    done, old, new = released_across_the_mailer_move(
         tmp_path,
         lambda text: text.replace(FIRST_LINE, FIRST_LINE + " // ours"),
         lambda text: text.replace(FIRST_LINE, FIRST_LINE + " // 2.0.0"),

@@ -216,14 +216,24 @@ def _api_file_place(api: str, architecture: str, name: str) -> str:
     return f"{folder.format(api=api)}/{name}"
 
 
+# Each API's fragment names (one name may have a fragment per framework or data layer).
+_API_FRAGMENTS = {
+    api: sorted(
+        {
+            p.name.removesuffix(".jinja")
+            for p in (API_FOLDERS / api).rglob("*.jinja")
+            if not p.name.startswith(PARTIAL_PREFIX)
+        }
+    )
+    for api in MANIFESTS
+}
+
+
 def _api_layout_entries(architecture: str) -> dict[str, str]:
     """The layout entries of every API's files (fragment name -> path) in an architecture."""
     entries: dict[str, str] = {}
-    for api in MANIFESTS:
-        names = {p.name.removesuffix(".jinja") for p in (API_FOLDERS / api).rglob("*.jinja")}
-        for name in sorted(names):
-            if name.startswith(PARTIAL_PREFIX):
-                continue
+    for api, names in _API_FRAGMENTS.items():
+        for name in names:
             if name in entries or name in LAYOUTS[architecture]:
                 raise ValueError(f"{name} of the {api} API has the name of another layout file")
             entries[name] = _api_file_place(api, architecture, name)
