@@ -35,6 +35,7 @@ _COMMON = {
     # What every domain API's tests run on.
     "test-server.ts": "tests/support/test-server.ts",
     "api-client.ts": "tests/support/api-client.ts",
+    "routes.test.ts": "tests/routes.test.ts",
 }
 
 
@@ -70,7 +71,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         # The composition root: it builds every service (create-*.ts beside it), so it sits
         # above the services and the repositories it joins.
         "services.ts": "src/composition/index.ts",
-        "validate.ts": "src/middlewares/validate.ts",
+        "endpoint-router.ts": "src/utils/endpoint-router.ts",
     },
     "feature": {
         **_COMMON,
@@ -98,7 +99,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "validation.ts": "src/shared/validation.ts",
         "pagination.ts": "src/shared/pagination.ts",
         "openapi.ts": "src/modules/openapi.ts",
-        "validate.ts": "src/shared/middlewares/validate.ts",
+        "endpoint-router.ts": "src/shared/endpoint-router.ts",
         "api.routes.ts": "src/modules/api.routes.ts",
         "services.ts": "src/services.ts",
         "repository-support.ts": "src/shared/database/repository-support.ts",
@@ -134,6 +135,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "openapi.ts": "src/api/openapi.ts",
         "api.module.ts": "src/api/api.module.ts",
         "repository-support.ts": "src/common/repository-support.ts",
+        "route.decorator.ts": "src/common/route.decorator.ts",
     },
     # Next.js (app router, API only): the route folders under src/app are the API. Next's
     # own config files sit in its project folder (rootDir), where `next` looks for them.
@@ -145,6 +147,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "env.test.ts": "tests/env.test.ts",
         "test-server.ts": "tests/support/test-server.ts",
         "api-client.ts": "tests/support/api-client.ts",
+        "routes.test.ts": "tests/routes.test.ts",
         "instrumentation.ts": "src/instrumentation.ts",
         "instrumentation-node.ts": "src/instrumentation-node.ts",
         "health.route.ts": "src/app/health/route.ts",

@@ -33,8 +33,6 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
     apis = selected_apis(context)
     for api in apis:
         names += (MANIFESTS[api].get("dependencies") or {}).get(kind, [])
-    if apis and context["framework"] in VERSIONS["apiFrameworkDependencies"]:
-        names += VERSIONS["apiFrameworkDependencies"][context["framework"]][kind]
     if apis and context["runtime"] in VERSIONS["apiRuntimeDependencies"]:
         names += VERSIONS["apiRuntimeDependencies"][context["runtime"]][kind]
     return {name: pinned[name] for name in sorted(set(names))}
