@@ -406,10 +406,12 @@ def run_the_tests(project: Path, command: str, env: dict[str, str]) -> None:
 def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str]) -> None:
     """The project's `test` script on its test files but the domain APIs': those need a MongoDB
     replica set (transactions), and none can be installed here (shared/notes/domain-services.md).
-    The services they drive are the ones every SQL case runs its API tests against."""
+    The services they drive are the ones every SQL case runs its API tests against, and the
+    routes routes.test.ts compares with the endpoint records (on the test server, on the
+    database) are the framework's, which the SQL cases of the same framework prove."""
     command = json.loads((project / "package.json").read_text())["scripts"]["test"].split()
     tests = project / answers.get("rootDir", ".") / LAYOUTS[answers["architecture"]]["tests"]
-    skipped = {f"{api}.test.ts" for api in APIS}
+    skipped = {f"{api}.test.ts" for api in APIS} | {"routes.test.ts"}
     files = sorted(path for path in tests.glob("*.test.ts") if path.name not in skipped)
     assert files, f"no tests in {tests}"
     if (project / command[-1]).resolve() == tests.resolve():
