@@ -284,7 +284,7 @@ def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: 
         server = Server(project, env, database_url)
         assert get(server.port, "/health")[0] == 200
         status, body = get(server.port, "/nowhere")
-        assert (status, body["error"]["status"]) == (404, 404)
+        assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
         status, body = get(server.port, "/health/ready")
         if ready == 503:
             assert (status, body["database"]) == (503, "down")
