@@ -21,6 +21,8 @@ import os
 import signal
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -215,6 +217,16 @@ def get(port: int, path: str) -> tuple[int, dict]:
     return get_json(f"http://127.0.0.1:{port}{path}")
 
 
+def headers_of(port: int, method: str, path: str) -> tuple[int, dict[str, str]]:
+    """The status and headers of a request without a body."""
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers)
+
+
 def script_command(script: str) -> list[str]:
     """A package.json script run as its package manager would (sh), the command in the shell's
     place: SIGTERM reaches it, not a shell or package manager that might not pass it on."""
@@ -269,6 +281,13 @@ SIGTERM_EXIT = {"nestjs": -signal.SIGTERM}
 # The line that Nest's and Next's servers print once they have closed the database connection.
 DATABASE_CLOSED = "Database connection closed"
 LOGS_DATABASE_CLOSED = {"nestjs", "nextjs"}
+# The frameworks that mount the APIs' routes from their records, and answer another method on
+# a record's path with 405 and the allowed ones (NestJS answers 404; Next.js its own 405).
+ALLOW_FROM_RECORDS = {"express", "hono"}
+
+
+def apis_of(project: Path) -> list[str]:
+    return yaml.safe_load((project / ".copier-answers.yml").read_text()).get("apis") or []
 
 
 def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: str, url: str | None) -> None:
@@ -285,6 +304,11 @@ def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: 
         assert get(server.port, "/health")[0] == 200
         status, body = get(server.port, "/nowhere")
         assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
+        if url and framework in ALLOW_FROM_RECORDS and apis_of(project):
+            allow = "GET, PATCH, DELETE, HEAD, OPTIONS"
+            for method, expected in (("PUT", 405), ("OPTIONS", 204)):
+                status, headers = headers_of(server.port, method, "/api/v1/auth/me")
+                assert (status, headers.get("Allow")) == (expected, allow), (method, status, headers)
         status, body = get(server.port, "/health/ready")
         if ready == 503:
             assert (status, body["database"]) == (503, "down")
@@ -296,7 +320,7 @@ def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: 
         assert status == SIGTERM_EXIT.get(framework, 0), f"SIGTERM must shut the server down cleanly:\n{output}"
         if engine != "none" and framework in LOGS_DATABASE_CLOSED:
             assert DATABASE_CLOSED in output, output
-    if url and "blog" in (yaml.safe_load((project / ".copier-answers.yml").read_text()).get("apis") or []):
+    if url and "blog" in apis_of(project):
         a_page_of_posts_costs_as_many_queries_as_one_post(project, env, engine, url)
 
 
