@@ -291,10 +291,45 @@ def apis_of(project: Path) -> list[str]:
     return yaml.safe_load((project / ".copier-answers.yml").read_text()).get("apis") or []
 
 
-def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: str, url: str | None) -> None:
+# A client typed from a served OpenAPI document (tests/typed_client): its generator and runtime.
+OPENAPI_TYPESCRIPT_VERSION = "7.13.0"
+OPENAPI_FETCH_VERSION = "0.17.0"
+TYPED_CLIENT = Path(__file__).parent / "typed_client"
+
+
+def a_typed_client_of_the_document_type_checks(port: int, scratch: Path) -> None:
+    """openapi-typescript turns the served document into types, and a small client that signs
+    in and lists posts type-checks against them (what the document forbids must not)."""
+    status, document = get(port, "/api/v1/openapi.json")
+    assert status == 200
+    tools = npm_tool(
+        "openapi-typescript",
+        OPENAPI_TYPESCRIPT_VERSION,
+        f"openapi-fetch@{OPENAPI_FETCH_VERSION}",
+        f"typescript@{VERSIONS['packages']['typescript']}",
+    )
+    client = scratch / "typed-client"
+    client.mkdir()
+    for name in ("client.ts", "tsconfig.json"):
+        (client / name).write_text((TYPED_CLIENT / name).read_text())
+    (client / "node_modules").symlink_to(tools, target_is_directory=True)
+    (client / "openapi.json").write_text(json.dumps(document))
+    run([str(tools / ".bin" / "openapi-typescript"), "openapi.json", "-o", "schema.d.ts"], client)
+    run([str(tools / ".bin" / "tsc"), "-p", "."], client)
+
+
+def serve_and_probe(
+    project: Path,
+    env: dict[str, str],
+    framework: str,
+    engine: str,
+    url: str | None,
+    typed_client_in: Path | None = None,
+) -> None:
     """Readiness 200 against the database at `url` (or with none); 503 on a closed port of the
     engine. Every server answers /health 200 and unknown paths with a JSON 404, and SIGTERM
-    shuts it down cleanly."""
+    shuts it down cleanly. With `typed_client_in` (a scratch folder), a client typed from the
+    served OpenAPI document type-checks."""
     servers = []
     if url or engine == "none":
         servers.append((url, 200))
@@ -310,6 +345,8 @@ def serve_and_probe(project: Path, env: dict[str, str], framework: str, engine: 
             for method, expected in (("PUT", 405), ("OPTIONS", 204)):
                 status, headers = headers_of(server.port, method, "/api/v1/auth/me")
                 assert (status, headers.get("Allow")) == (expected, allow), (method, status, dict(headers))
+        if typed_client_in and ready == 200:
+            a_typed_client_of_the_document_type_checks(server.port, typed_client_in)
         status, body = get(server.port, "/health/ready")
         if ready == 503:
             assert (status, body["database"]) == (503, "down")
@@ -412,7 +449,9 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
             # The project's own tests, the domain API's among them, on the migrated database.
             run_the_tests(project, command, {**env, "DATABASE_URL": url})
-            serve_and_probe(project, env, answers["framework"], engine, url)
+            # Once per framework (Express twice: on Bun, and on Node's LTS).
+            typed_client = tmp_path if case.endswith("-postgresql") else None
+            serve_and_probe(project, env, answers["framework"], engine, url, typed_client)
         if case.endswith("-postgresql"):
             a_bad_environment_stops_the_server_with_one_clear_line(project, env)
     else:
