@@ -282,9 +282,9 @@ SIGTERM_EXIT = {"nestjs": -signal.SIGTERM}
 # The line that Nest's and Next's servers print once they have closed the database connection.
 DATABASE_CLOSED = "Database connection closed"
 LOGS_DATABASE_CLOSED = {"nestjs", "nextjs"}
-# The frameworks that mount the APIs' routes from their records, and answer another method on
-# a record's path with 405 and the allowed ones (NestJS answers 404; Next.js its own 405).
-ALLOW_FROM_RECORDS = {"express", "hono"}
+# The frameworks that answer another method on a record's path with 405 and the allowed ones
+# from the records (Next.js answers with its own 405).
+ALLOW_FROM_RECORDS = {"express", "hono", "nestjs"}
 
 
 def apis_of(project: Path) -> list[str]:
