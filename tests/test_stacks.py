@@ -283,8 +283,8 @@ SIGTERM_EXIT = {"nestjs": -signal.SIGTERM}
 DATABASE_CLOSED = "Database connection closed"
 LOGS_DATABASE_CLOSED = {"nestjs", "nextjs"}
 # The frameworks that answer another method on a record's path with 405 and the allowed ones
-# from the records (Next.js answers with its own 405).
-ALLOW_FROM_RECORDS = {"express", "hono", "nestjs"}
+# from the records (every one: Next.js in src/proxy.ts).
+ALLOW_FROM_RECORDS = {"express", "hono", "nestjs", "nextjs"}
 
 
 def apis_of(project: Path) -> list[str]:
