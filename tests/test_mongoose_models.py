@@ -276,15 +276,20 @@ LEDGER_GUARDED = [
 
 
 def _variants() -> list[tuple[str, list[str], list[str] | None, str]]:
-    """(architecture, bundles, models answer or None for the index template, id)."""
-    out: list[tuple[str, list[str], list[str] | None, str]] = []
-    for arch in ARCHITECTURES:
-        for bundle in ALL_BUNDLES:
-            out.append((arch, [bundle], None, f"{arch}-{bundle}-index"))
-            for model in BUNDLES[bundle]:
-                if model not in RELATIONAL_ONLY:
-                    out.append((arch, [bundle], [f"{bundle}/{model}"], f"{arch}-{bundle}-{model}"))
-        out.append((arch, ALL_BUNDLES, None, f"{arch}-all-bundles"))
+    """(architecture, bundles, models answer or None for the index template, id): each model
+    alone and each bundle's index once, the architectures taken in turn (they only place the
+    files), and all bundles together in every architecture."""
+    singles: list[tuple[list[str], list[str] | None, str]] = []
+    for bundle in ALL_BUNDLES:
+        singles.append(([bundle], None, f"{bundle}-index"))
+        for model in BUNDLES[bundle]:
+            if model not in RELATIONAL_ONLY:
+                singles.append(([bundle], [f"{bundle}/{model}"], f"{bundle}-{model}"))
+    out = [
+        (ARCHITECTURES[i % len(ARCHITECTURES)], bundles, models, f"{ARCHITECTURES[i % len(ARCHITECTURES)]}-{name}")
+        for i, (bundles, models, name) in enumerate(singles)
+    ]
+    out += [(arch, ALL_BUNDLES, None, f"{arch}-all-bundles") for arch in ARCHITECTURES]
     return out
 
 
