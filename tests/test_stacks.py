@@ -20,9 +20,12 @@ import json
 import os
 import signal
 import subprocess
+import sys
+import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from email.message import Message
 from pathlib import Path
@@ -49,6 +52,7 @@ from conftest import (
     wait_listening,
 )
 from query_counter import counting_queries
+from smtp_sink import SmtpSink
 from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
 from test_prisma import create_tables
@@ -246,12 +250,18 @@ class Server:
             text=True,
         )
         wait_listening(self.process, self.port, f"`{start}`")
+        # Read as it comes: a server that prints much (under the fuzzer) must not block on a full pipe.
+        self.output: list[str] = []
+        self.reader = threading.Thread(target=lambda: self.output.extend(self.process.stdout or []), daemon=True)
+        self.reader.start()
 
     def stop(self) -> tuple[int, str]:
         """SIGTERM; the exit status and everything the server printed."""
         self.process.send_signal(signal.SIGTERM)
         try:
-            return self.process.wait(timeout=15), self.process.stdout.read() if self.process.stdout else ""
+            status = self.process.wait(timeout=15)
+            self.reader.join(timeout=5)
+            return status, "".join(self.output)
         finally:
             self.process.kill()
 
@@ -311,6 +321,82 @@ def a_typed_client_of_the_document_type_checks(port: int, scratch: Path) -> None
     run([str(tools / ".bin" / "tsc"), "-p", "."], client)
 
 
+# Schemathesis, once per framework: the checks that need no knowledge of the business ("positive
+# data acceptance" is left out: a guessed code is rightly refused), in a bounded time.
+FUZZED = {"bun-express-postgresql", "bun-hono-postgresql", "node-nestjs-postgresql", "node-nextjs-postgresql"}
+FUZZ_CHECKS = [
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_schema_conformance",
+    "response_headers_conformance",
+    "negative_data_rejection",
+    "unsupported_method",
+    "ignored_auth",
+    "use_after_free",
+    "ensure_resource_availability",
+]
+FUZZ_SECONDS = 45
+
+
+def signed_in_token(port: int, smtp: SmtpSink) -> str:
+    """A new user's access token, made through the API: sign-up, the mailed code, sign-in."""
+    email = f"fuzz-{uuid.uuid4().hex[:12]}@example.test"
+    password = "correct horse battery"
+    post(port, "/api/v1/auth/sign-up", {"name": "Fuzz", "email": email, "password": password}, 201)
+    post(port, "/api/v1/auth/verify-email", {"email": email, "code": smtp.code_for(email)}, 200)
+    return post(port, "/api/v1/auth/sign-in", {"email": email, "password": password}, 200)["accessToken"]
+
+
+def post(port: int, path: str, body: dict, expected: int) -> dict:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == expected, (path, response.status)
+        return json.loads(response.read())
+
+
+def the_fuzzer_finds_nothing(server: Server, smtp: SmtpSink, scratch: Path) -> None:
+    """Schemathesis, signed in, against the served OpenAPI document: no failure of any check.
+    Signing out and ending a session are left out: they would end the fuzzer's own session."""
+    port = server.port
+    token = signed_in_token(port, smtp)
+    report = scratch / "schemathesis.json"
+    command = [
+        str(Path(sys.executable).parent / "st"),
+        "run",
+        f"http://127.0.0.1:{port}/api/v1/openapi.json",
+        "--header",
+        f"Authorization: Bearer {token}",
+        "--checks",
+        ",".join(FUZZ_CHECKS),
+        "--exclude-operation-id",
+        "signOut",
+        "--exclude-operation-id",
+        "endSession",
+        "--max-time",
+        str(FUZZ_SECONDS),
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--report",
+        "json",
+        "--report-json-path",
+        str(report),
+    ]
+    done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, timeout=FUZZ_SECONDS + 120, check=False)
+    summary = json.loads(report.read_text()) if report.is_file() else {}
+    if done.returncode != 0 or summary.get("failures") != []:
+        failures = done.stdout.split("= WARNINGS =")[0][-8000:]
+        pytest.fail(f"Schemathesis failed:\n{failures}\n{done.stderr[-2000:]}\nThe server:\n{server.stop()[1][-4000:]}")
+    assert summary["operations"]["tested"] >= 40, summary["operations"]
+
+
 def serve_and_probe(
     project: Path,
     env: dict[str, str],
@@ -318,39 +404,44 @@ def serve_and_probe(
     engine: str,
     url: str | None,
     typed_client_in: Path | None = None,
+    fuzz: bool = False,
 ) -> None:
     """Readiness 200 against the database at `url` (or with none); 503 on a closed port of the
     engine. Every server answers /health 200 and unknown paths with a JSON 404, and SIGTERM
     shuts it down cleanly. With `typed_client_in` (a scratch folder), a client typed from the
-    served OpenAPI document type-checks."""
+    served OpenAPI document type-checks; with `fuzz`, Schemathesis finds nothing there."""
     servers = []
     if url or engine == "none":
         servers.append((url, 200))
     if engine != "none":
         servers.append((CLOSED_PORT_URLS[engine], 503))
-    for database_url, ready in servers:
-        server = Server(project, env, database_url)
-        assert get(server.port, "/health")[0] == 200
-        status, body = get(server.port, "/nowhere")
-        assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
-        if url and framework in ALLOW_FROM_RECORDS and apis_of(project):
-            allow = "GET, PATCH, DELETE, HEAD, OPTIONS"
-            for method, expected in (("PUT", 405), ("OPTIONS", 204)):
-                status, headers = headers_of(server.port, method, "/api/v1/auth/me")
-                assert (status, headers.get("Allow")) == (expected, allow), (method, status, dict(headers))
-        if typed_client_in and ready == 200:
-            a_typed_client_of_the_document_type_checks(server.port, typed_client_in)
-        status, body = get(server.port, "/health/ready")
-        if ready == 503:
-            assert (status, body["database"]) == (503, "down")
-        elif url:
-            assert (status, body) == (200, {"status": "ready", "database": "up"})
-        else:
-            assert status == 200
-        status, output = server.stop()
-        assert status == SIGTERM_EXIT.get(framework, 0), f"SIGTERM must shut the server down cleanly:\n{output}"
-        if engine != "none" and framework in LOGS_DATABASE_CLOSED:
-            assert DATABASE_CLOSED in output, output
+    # Where the served APIs' mail goes (the fuzzer signs in with its code).
+    with contextlib.closing(SmtpSink()) as smtp:
+        for database_url, ready in servers:
+            server = Server(project, {**env, "SMTP_URL": smtp.url}, database_url)
+            assert get(server.port, "/health")[0] == 200
+            status, body = get(server.port, "/nowhere")
+            assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
+            if url and framework in ALLOW_FROM_RECORDS and apis_of(project):
+                allow = "GET, PATCH, DELETE, HEAD, OPTIONS"
+                for method, expected in (("PUT", 405), ("OPTIONS", 204)):
+                    status, headers = headers_of(server.port, method, "/api/v1/auth/me")
+                    assert (status, headers.get("Allow")) == (expected, allow), (method, status, dict(headers))
+            if typed_client_in and ready == 200:
+                a_typed_client_of_the_document_type_checks(server.port, typed_client_in)
+                if fuzz:
+                    the_fuzzer_finds_nothing(server, smtp, typed_client_in)
+            status, body = get(server.port, "/health/ready")
+            if ready == 503:
+                assert (status, body["database"]) == (503, "down")
+            elif url:
+                assert (status, body) == (200, {"status": "ready", "database": "up"})
+            else:
+                assert status == 200
+            status, output = server.stop()
+            assert status == SIGTERM_EXIT.get(framework, 0), f"SIGTERM must shut the server down cleanly:\n{output}"
+            if engine != "none" and framework in LOGS_DATABASE_CLOSED:
+                assert DATABASE_CLOSED in output, output
     if url and "blog" in apis_of(project):
         a_page_of_posts_costs_as_many_queries_as_one_post(project, env, engine, url)
 
@@ -444,7 +535,7 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             run_the_tests(project, command, {**env, "DATABASE_URL": url})
             # Once per framework (Express twice: on Bun, and on Node's LTS).
             typed_client = tmp_path if case.endswith("-postgresql") else None
-            serve_and_probe(project, env, answers["framework"], engine, url, typed_client)
+            serve_and_probe(project, env, answers["framework"], engine, url, typed_client, case in FUZZED)
         if case.endswith("-postgresql"):
             a_bad_environment_stops_the_server_with_one_clear_line(project, env)
     else:
