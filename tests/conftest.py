@@ -199,6 +199,10 @@ def install_node_modules(project: Path, real_folder: bool = False) -> Path:
             run(
                 ["npm", "install", "--no-audit", "--no-fund", "--prefer-offline", "--cache", str(NPM_CACHE)],
                 cwd=home,
+                # Prisma's engines' install script then skips its download, which cannot reach
+                # its host here (a CI run's install of a Prisma set once ran past 600 s: the
+                # likeliest wait).
+                env=prisma_stand_in(home),
             )
             (home / "node_modules" / ".installed").write_text(key)
     link = project / "node_modules"

@@ -425,7 +425,7 @@ def serve_and_probe(
             if url and framework in ALLOW_FROM_RECORDS and apis_of(project):
                 allow = "GET, PATCH, DELETE, HEAD, OPTIONS"
                 # TRACE: a method a WHATWG Request cannot carry (Next.js must refuse it itself).
-            for method, expected in (("PUT", 405), ("TRACE", 405), ("OPTIONS", 204)):
+                for method, expected in (("PUT", 405), ("TRACE", 405), ("OPTIONS", 204)):
                     status, headers = headers_of(server.port, method, "/api/v1/auth/me")
                     assert (status, headers.get("Allow")) == (expected, allow), (method, status, dict(headers))
             if typed_client_in and ready == 200:
