@@ -392,9 +392,20 @@ def the_fuzzer_finds_nothing(server: Server, smtp: SmtpSink, scratch: Path) -> N
     done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, timeout=FUZZ_SECONDS + 120, check=False)
     summary = json.loads(report.read_text()) if report.is_file() else {}
     if done.returncode != 0 or summary.get("failures") != []:
-        failures = done.stdout.split("= WARNINGS =")[0][-8000:]
-        pytest.fail(f"Schemathesis failed:\n{failures}\n{done.stderr[-2000:]}\nThe server:\n{server.stop()[1][-4000:]}")
+        pytest.fail(
+            f"Schemathesis failed:\n{failures_of(done.stdout)}\n{done.stderr[-2000:]}\n"
+            f"The server:\n{server.stop()[1][-4000:]}"
+        )
     assert summary["operations"]["tested"] >= 40, summary["operations"]
+
+
+def failures_of(report: str) -> str:
+    """The head of Schemathesis's FAILURES section (each failure names its check and request),
+    or the report's tail when it has none (an error before any test)."""
+    _, found, failures = report.partition("= FAILURES =")
+    if not found:
+        return report[-8000:]
+    return failures.split("= WARNINGS =")[0].split("= SUMMARY =")[0][:8000]
 
 
 def serve_and_probe(
