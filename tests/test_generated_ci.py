@@ -42,7 +42,8 @@ INSTALL = {
 IMAGES = {"postgresql": ("postgres:",), "mysql": ("mysql:", "mariadb:"), "mongodb": ("mongo:",)}
 PORTS = {"postgresql": 5432, "mysql": 3306, "mongodb": 27017}
 MIGRATIONS = {"drizzle": ["db:generate", "db:migrate"], "mongoose": ["db:sync-indexes"]}
-ACTIONS = {"actions/checkout", "actions/setup-node", "pnpm/action-setup", "oven-sh/setup-bun", "denoland/setup-deno"}
+ZIZMOR = Path(sys.executable).parent / "zizmor"
+DEPENDABOT = ".github/dependabot.yml"
 # Every built runtime x framework with its architectures, taken in turn across the cases.
 STACKS = [
     ("node", "express", ["feature", "mvc"]),
@@ -174,10 +175,24 @@ def test_rendered_yaml_has_no_template_artefacts(generated):
 
 def test_triggers_and_actions(generated):
     assert set(generated.workflow["on"]) == {"push", "pull_request", "workflow_dispatch"}
+    pins = {name: pin for name, pin in VERSIONS["actions"].items() if not name.startswith("$")}
     for step in generated.steps:
         if "uses" in step:
-            assert re.fullmatch(r"[\w.-]+/[\w.-]+@v\d+", step["uses"]), step["uses"]
-            assert step["uses"].split("@")[0] in ACTIONS
+            # Pinned by commit, as versions.json pins it, with its version in a comment.
+            name = step["uses"].split("@")[0]
+            sha, version = pins[name].split(" # ")
+            assert re.fullmatch(r"[0-9a-f]{40}", sha) and re.fullmatch(r"v\d+\.\d+\.\d+", version)
+            assert step["uses"] == f"{name}@{sha}"
+            assert f"uses: {name}@{sha} # {version}\n" in generated.text
+    checkout = generated.steps[generated.uses("actions/checkout")]
+    assert checkout["with"] == {"persist-credentials": False}
+
+
+def test_dependabot_bumps_the_package_managers_ecosystem_and_the_actions(generated):
+    config = yaml.safe_load((generated.project / DEPENDABOT).read_text())
+    ecosystems = [update["package-ecosystem"] for update in config["updates"]]
+    assert ecosystems == ["bun" if generated.pm == "bun" else "npm", "github-actions"]
+    assert all(update["cooldown"]["default-days"] >= 7 for update in config["updates"])
 
 
 def test_node_versions_are_the_engines_floor_and_the_current_lts(generated):
@@ -214,21 +229,16 @@ def test_installs_from_the_lockfile_once_one_is_committed(generated):
         assert generated.uses(runtime_setups[runtime]) < install
         if runtime != pm:  # a Bun project that bun installs: one setup-bun, for both
             assert setup["with"] == {f"{runtime}-version": VERSIONS["runtimes"][runtime]}
-    setups = {step.get("uses", "").split("@")[0] for step in steps} & {"pnpm/action-setup", "oven-sh/setup-bun"}
+    setups = {step.get("uses", "").split("@")[0] for step in steps} & {"oven-sh/setup-bun"}
     setups -= {runtime_setups.get(runtime)} if runtime != pm else set()
     corepack = [i for i, step in enumerate(steps) if "corepack enable" in step.get("run", "")]
-    if pm == "pnpm":  # the version comes from package.json; giving it too is an error
-        assert setups == {"pnpm/action-setup"} and not corepack
-        setup = steps[generated.uses("pnpm/action-setup")]
-        assert "version" not in (setup.get("with") or {})
-        assert generated.uses("pnpm/action-setup") < install
-    elif pm == "bun":
+    if pm == "bun":
         assert setups == {"oven-sh/setup-bun"} and not corepack
         setup = steps[generated.uses("oven-sh/setup-bun")]
         assert setup["with"] == {"bun-version-file": "package.json"}
         assert generated.uses("oven-sh/setup-bun") < install
-    elif pm == "yarn":
-        assert not setups and len(corepack) == 1 and corepack[0] < install
+    elif pm in ("pnpm", "yarn"):  # Corepack runs the version package.json's field names
+        assert not setups and len(corepack) == 1 and corepack[0] < install and field
     else:
         assert not setups and not corepack and field == ""
 
@@ -324,7 +334,28 @@ def test_database_service_and_url_match_the_engine(generated):
         assert service_env["MYSQL_DATABASE"] == database
 
 
-# --- the schema, once over every rendered workflow ------------------------------------
+# --- the schema and zizmor, once over every rendered workflow --------------------------
+
+
+def test_zizmor_finds_nothing_in_the_generated_workflows_or_stackwrights_own(renders, tmp_path):
+    if not ZIZMOR.exists():
+        pytest.fail(f"{ZIZMOR} is missing: run ./scripts/bootstrap (requirements.txt pins zizmor)")
+    folders = [rendered(renders, case) / ".github" for case in reversed(CASES)]
+    own = Path(__file__).resolve().parent.parent / ".github"
+    # A copy with its checkout unpinned shows that zizmor really flags what it must.
+    broken = tmp_path / "broken" / ".github"
+    shutil.copytree(folders[0], broken)
+    workflow = broken / "workflows" / "ci.yml"
+    workflow.write_text(re.sub(r"actions/checkout@\S+", "actions/checkout@v7", workflow.read_text()))
+
+    def zizmor(*paths: Path) -> subprocess.CompletedProcess:
+        command = [str(ZIZMOR), "--offline", "--min-severity", "medium", "--format", "plain", *map(str, paths)]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+
+    done = zizmor(own, *folders)
+    assert done.returncode == 0, done.stdout + done.stderr
+    flagged = zizmor(broken)
+    assert flagged.returncode != 0 and "unpinned-uses" in flagged.stdout, flagged.stdout + flagged.stderr
 
 
 def test_every_workflow_matches_githubs_schema(renders, tmp_path):
