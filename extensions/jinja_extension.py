@@ -45,6 +45,7 @@ class StackwrightExtension(Extension):
         plan, packages, names = _module("file_plan"), _module("packages"), _module("names")
         releases, formatting, caches = _module("releases"), _module("formatting"), _module("jinja_caches")
         stacks, paths, apis = _module("stacks"), _module("paths"), _module("apis")
+        images = _module("images")
 
         caches.reuse_compiled_strings(environment)
         if environment.bytecode_cache is None:
@@ -68,6 +69,7 @@ class StackwrightExtension(Extension):
             # the files and the paths between them
             file_plan=plan.file_plan,
             planned=plan.planned,
+            fragment_for=plan.fragment_for,
             place=layouts.place,
             import_path=layouts.import_path,
             compiled_path=layouts.compiled_path,
@@ -84,6 +86,10 @@ class StackwrightExtension(Extension):
             run_command=packages.run_command,
             install_command=packages.install_command,
             frozen_install_command=packages.frozen_install_command,
+            production_install_command=packages.production_install_command,
+            exec_form=packages.exec_form,
+            exec_words=packages.exec_words,
+            container_image=images.container_image,
             lockfile=packages.lockfile,
             build_script_dependencies=packages.BUILD_SCRIPT_DEPENDENCIES,
             declined_build_scripts=packages.declined_build_scripts,

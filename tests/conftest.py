@@ -32,14 +32,17 @@ NODE_DEPS = CACHE / "node-deps"
 TOOLS = CACHE / "tools"
 # ajv: the JSON Schema validator of the JavaScript world (ECMA-262 regular expressions).
 AJV_VERSION = "8.20.0"
-# The current Node.js LTS (Node 26, LTS since October 2026): generated projects must run on it
-# as well as on this machine's Node 20. Its binary comes from npm (node-<os>-<cpu>).
-NODE_LTS_VERSION = "26.10.0"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 sys.path.insert(0, str(REPO / "extensions"))
 sys.path.insert(0, str(REPO / "hooks"))
 sys.path.insert(0, str(REPO / "scripts"))
+
+from stackwright.packages import VERSIONS
+
+# The current Node.js LTS (versions.json: the image's Node too): generated projects must run on
+# it as well as on this machine's Node 20. Its binary comes from npm (node-<os>-<cpu>).
+NODE_LTS_VERSION = VERSIONS["nodeLts"]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -298,7 +298,11 @@ def test_database_service_and_url_match_the_engine(generated):
         assert "DATABASE_URL" not in generated.env_module
         return
     compose = yaml.safe_load((generated.project / "docker-compose.yml").read_text())
-    (local,) = compose["services"].values()
+    # The database; the app (and its migrations) run only under the `app` profile.
+    (local,) = [service for service in compose["services"].values() if "profiles" not in service]
+    app = compose["services"]["app"]
+    assert app["profiles"] == ["app"] and app["build"] == "."
+    assert {"condition": "service_healthy"} in app["depends_on"].values()
     port = PORTS[engine]
     if engine == "mongodb":
         # A single-node replica set (transactions need one), which a service container cannot

@@ -149,6 +149,12 @@ def file_plan(context: Any) -> list[dict[str, Any]]:
 
 
 @pass_context
+def fragment_for(context: Any, path: str) -> str:
+    """The fragment that makes the generated file at `path` (for a file made of another's facts)."""
+    return next(file["fragment"] for file in file_plan(context) if file["path"] == path)
+
+
+@pass_context
 def planned(context: Any, key: str) -> bool:
     """Whether the current answers generate the layout file `key` (a file ONLY_WITH_MODELS may leave out)."""
     return layout_path(context, key) in {file["path"] for file in file_plan(context)}

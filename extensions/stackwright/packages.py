@@ -7,6 +7,8 @@ pins; INSTALLS is the one table of each package manager's install commands and l
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from typing import Any
 
 from jinja2 import pass_context
@@ -60,6 +62,24 @@ INSTALLS: dict[str, dict[str, str]] = {
     "yarn": {"lockfile": "yarn.lock", "install": "yarn install --no-immutable", "frozen": "yarn install --immutable"},
     "bun": {"lockfile": "bun.lock", "install": "bun install", "frozen": "bun install --frozen-lockfile"},
 }
+# The container image's final stage: the runtime dependencies only, with no install script (the
+# build stage has run them: Prisma's client is generated there and copied over).
+PRODUCTION_INSTALLS: dict[str, dict[str, str]] = {
+    "npm": {"install": "npm install --omit=dev --ignore-scripts", "frozen": "npm ci --omit=dev --ignore-scripts"},
+    "pnpm": {
+        "install": "pnpm install --prod --ignore-scripts --no-frozen-lockfile",
+        "frozen": "pnpm install --prod --ignore-scripts --frozen-lockfile",
+    },
+    # `workspaces focus` installs one workspace's dependencies; Yarn 4 ships it.
+    "yarn": {
+        "install": "YARN_ENABLE_SCRIPTS=false yarn workspaces focus --all --production",
+        "frozen": "YARN_ENABLE_SCRIPTS=false YARN_ENABLE_IMMUTABLE_INSTALLS=true yarn workspaces focus --all --production",
+    },
+    "bun": {
+        "install": "bun install --production --ignore-scripts",
+        "frozen": "bun install --production --ignore-scripts --frozen-lockfile",
+    },
+}
 
 
 def install_command(manager: str) -> str:
@@ -70,6 +90,29 @@ def install_command(manager: str) -> str:
 def frozen_install_command(manager: str) -> str:
     """How the chosen package manager installs exactly what the committed lockfile says."""
     return INSTALLS[manager]["frozen"]
+
+
+def production_install_command(manager: str, frozen: bool) -> str:
+    """How the chosen package manager installs the runtime dependencies only (the image's)."""
+    return PRODUCTION_INSTALLS[manager]["frozen" if frozen else "install"]
+
+
+def exec_form(script: str) -> dict[str, Any]:
+    """A package.json script as a Dockerfile's exec form: {'env': leading NAME=value pairs,
+    'argv': the command's words}, a `${NAME:-default}` word given its default (an exec form
+    runs no shell, so the signal reaches the server itself)."""
+    words = shlex.split(script)
+    env: dict[str, str] = {}
+    while words and re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", words[0]):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    argv = [re.sub(r"\$\{[A-Z_][A-Z0-9_]*:-([^}]*)\}", r"\1", word) for word in words]
+    return {"env": env, "argv": argv}
+
+
+def exec_words(argv: list[str]) -> str:
+    """A Dockerfile exec form's JSON array (plain JSON: Jinja's tojson escapes quotes and '>')."""
+    return json.dumps(argv)
 
 
 def lockfile(manager: str) -> str:

@@ -29,6 +29,11 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "linter": "Biome",
         "builds": True,
         "ci_node": ["engines floor", "lts/*"],
+        # The container image (images.py): its final stage's base, its unprivileged user (by
+        # number: a name may not resolve on the host), how it evaluates the health probe, and
+        # what it copies from the build stage.
+        "image": {"base": "node:{nodeLts}-slim", "user": "node", "uid": "1000:1000", "eval": ["node", "-e"]},
+        "image_files": ["dist"],
     },
     "bun": {
         "layers": ["node-compatible", "bun"],
@@ -39,6 +44,15 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "linter": "Biome",
         "builds": False,
         "ci_node": ["lts/*"],
+        "image": {
+            "base": "oven/bun:{bun}-slim",
+            "user": "bun",
+            "uid": "1000:1000",
+            "eval": ["bun", "-e"],
+            # Its binary alone, for the build stage (which runs on Node.js, like every package manager).
+            "binary": ["oven/bun:{bun}-slim", "/usr/local/bin/bun"],
+        },
+        "image_files": ["tsconfig.json", "{src}"],
     },
     "deno": {
         "layers": ["deno"],
@@ -51,6 +65,14 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "linter": "`deno lint` and `deno fmt`",
         "builds": False,
         "ci_node": ["lts/*"],
+        "image": {
+            "base": "denoland/deno:debian-{deno}",
+            "user": "deno",
+            "uid": "1993:1993",
+            "eval": ["deno", "eval"],
+            "binary": ["denoland/deno:bin-{deno}", "/deno"],
+        },
+        "image_files": ["deno.json", "{src}"],
     },
 }
 # What differs between frameworks beyond their layer folders. `test_client`: how their
@@ -78,6 +100,7 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "import_suffix": "",
         "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
         "build_output": ".next/",
+        "image_files": ["{project}next.config.ts", "{project}.next"],
         "generated": [".next/", "next-env.d.ts", "*.tsbuildinfo"],
     },
 }
