@@ -17,7 +17,8 @@ def container_image(context: Any) -> dict[str, Any]:
     """{'node': the Node.js image every package manager runs on, 'final': the runtime's row,
     'binaries': {stage name: [image, path]} the build stage copies a binary from,
     'manager_binary': the stage of the package manager's own binary (Bun) or None,
-    'files': what the final stage copies from the build stage}."""
+    'files': what the final stage copies from the build stage, 'env': the framework's variables
+    of an unattended build, those its CI job sets too (Next.js: no telemetry)}."""
     root = context.get("rootDir", ".")
     fill = {
         "nodeLts": VERSIONS["nodeLts"],
