@@ -37,6 +37,7 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
         names += (MANIFESTS[api].get("dependencies") or {}).get(kind, [])
     if apis:  # the APIs' tests check every answer against the OpenAPI document
         names += VERSIONS["apiDependencies"][kind]
+        names += VERSIONS["apiEngineDependencies"][context["databaseEngine"]][kind]
     if apis and context["runtime"] in VERSIONS["apiRuntimeDependencies"]:
         names += VERSIONS["apiRuntimeDependencies"][context["runtime"]][kind]
     return {name: pinned[name] for name in sorted(set(names))}

@@ -86,17 +86,20 @@ RUNTIMES: dict[str, dict[str, Any]] = {
 # of shared layers the framework has no use for.
 FRAMEWORKS: dict[str, dict[str, Any]] = {
     # Express and Hono mount every route from its endpoint record: no routes to compare.
-    "express": {"test_client": "Supertest", "leaves_out": ["routes.test.ts"]},
+    # `edge`: the folder under template/layers/edge of its edge adapter (Hono has its middleware).
+    "express": {"test_client": "Supertest", "leaves_out": ["routes.test.ts"], "edge": "node-http"},
     "hono": {"test_client": "`app.request`", "leaves_out": ["routes.test.ts"]},
     "nestjs": {
         "test_client": "`@nestjs/testing` and Supertest",
         "decorators": True,
+        "edge": "node-http",
         # Nest's modules build the services (dependency injection): no composition root file.
         "leaves_out": ["services.ts"],
     },
     "nextjs": {
         "test_client": "route handlers called directly",
         "own_tooling": ["node"],
+        "edge": "node-http",
         "import_suffix": "",
         "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
         "build_output": ".next/",
