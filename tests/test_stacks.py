@@ -408,6 +408,56 @@ def failures_of(report: str) -> str:
     return failures.split("= WARNINGS =")[0].split("= SUMMARY =")[0][:8000]
 
 
+FRONT_END = "http://localhost:5173"
+
+
+def the_edge_holds(port: int) -> None:
+    """The served edge: a request id (a safe one kept), the security headers, a listed origin's
+    preflight answered, an unlisted one's given no CORS header."""
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/health", headers={"X-Request-Id": "probe-1"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        headers = response.headers
+    assert headers.get("X-Request-Id") == "probe-1", dict(headers)
+    assert headers.get("X-Content-Type-Options") == "nosniff" and headers.get("X-Frame-Options") == "DENY"
+    assert headers.get("Cache-Control") == "no-store" and "X-Powered-By" not in headers, dict(headers)
+    for origin, expected in ((FRONT_END, FRONT_END), ("https://elsewhere.example", None)):
+        preflight = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/v1/auth/sign-in",
+            method="OPTIONS",
+            headers={"Origin": origin, "Access-Control-Request-Method": "POST"},
+        )
+        try:
+            with urllib.request.urlopen(preflight, timeout=10) as response:
+                status, headers = response.status, response.headers
+        except urllib.error.HTTPError as error:
+            status, headers = error.code, error.headers
+        assert headers.get("Access-Control-Allow-Origin") == expected, (origin, status, dict(headers))
+        if expected:
+            assert status == 204, (origin, status, dict(headers))
+
+
+def the_auth_limit_holds(port: int) -> None:
+    """AUTH_RATE_LIMIT's default (30 a minute), counted in the project's database: the 31st
+    sign-in from one client is a 429 RATE_LIMITED with Retry-After, before any other work."""
+    statuses = []
+    for _ in range(31):
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/v1/auth/sign-in",
+            data=b'{"email": "nobody@example.com", "password": "not the password"}',
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                statuses.append(response.status)
+        except urllib.error.HTTPError as error:
+            statuses.append(error.code)
+            last_headers, last_body = error.headers, error.read()
+    assert statuses[:30] == [401] * 30 and statuses[30] == 429, statuses
+    assert json.loads(last_body)["error"]["code"] == "RATE_LIMITED"
+    assert 1 <= int(last_headers["Retry-After"]) <= 60, dict(last_headers)
+
+
 def serve_and_probe(
     project: Path,
     env: dict[str, str],
@@ -429,8 +479,14 @@ def serve_and_probe(
     # Where the served APIs' mail goes (the fuzzer signs in with its code).
     with contextlib.closing(SmtpSink()) as smtp:
         for database_url, ready in servers:
-            server = Server(project, {**env, "SMTP_URL": smtp.url}, database_url)
+            # The fuzzer's thousands of requests a minute would meet the rate limits, not the API.
+            limits = {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0"} if fuzz else {}
+            served_env = {**env, "SMTP_URL": smtp.url, "CORS_ORIGINS": FRONT_END, **limits}
+            server = Server(project, served_env, database_url)
             assert get(server.port, "/health")[0] == 200
+            the_edge_holds(server.port)
+            if url and ready == 200 and apis_of(project) and not fuzz:
+                the_auth_limit_holds(server.port)
             status, body = get(server.port, "/nowhere")
             assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
             if url and framework in ALLOW_FROM_RECORDS and apis_of(project):

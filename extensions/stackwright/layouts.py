@@ -147,6 +147,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "rate-limits.ts": "src/common/rate-limits.ts",
         "rate-limit-store.ts": "src/database/rate-limit-store.ts",
         "http-edge.ts": "src/common/http-edge.ts",
+        "nest-logger.ts": "src/common/nest-logger.ts",
         "health.module.ts": "src/health/health.module.ts",
         "health.controller.ts": "src/health/health.controller.ts",
         # The domain APIs: shared pieces in src/common and src/api, each API in its module.
