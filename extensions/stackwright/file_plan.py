@@ -41,7 +41,10 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
             *([f"frameworks/{a['framework']}/with-database"] if has_database(a) else []),
         ],
     ),
-    ("edge adapter", lambda a: [f"edge/{FRAMEWORKS[a['framework']]['edge']}"] if "edge" in FRAMEWORKS[a["framework"]] else []),
+    (
+        "edge adapter",
+        lambda a: [f"edge/{FRAMEWORKS[a['framework']]['edge']}"] if "edge" in FRAMEWORKS[a["framework"]] else [],
+    ),
     ("database service", lambda a: ["database"] if has_database(a) else []),
     ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
     ("models", lambda a: _model_folders(a) if model_keys(a) else []),

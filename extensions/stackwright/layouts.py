@@ -30,6 +30,8 @@ _COMMON = {
     "tests": "tests",
     "app.ts": "src/app.ts",
     "server.ts": "src/server.ts",
+    # Where the server builds its edge (rate limits in the database): beside it, above all else.
+    "server-edge.ts": "src/server-edge.ts",
     "health.test.ts": "tests/health.test.ts",
     "env.test.ts": "tests/env.test.ts",
     "edge.test.ts": "tests/edge.test.ts",
@@ -62,7 +64,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "logger.ts": "src/utils/logger.ts",
         "rate-limits.ts": "src/utils/rate-limits.ts",
         "rate-limit-store.ts": "src/db/rate-limit-store.ts",
-        "http-edge.ts": "src/middlewares/http-edge.ts",
+        "http-edge.ts": "src/utils/http-edge.ts",
         "edge.middleware.ts": "src/middlewares/edge.middleware.ts",
         "error-handler.ts": "src/middlewares/error-handler.ts",
         "not-found.ts": "src/middlewares/not-found.ts",
@@ -208,6 +210,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "openapi.ts": "src/openapi.ts",
         "api.ts": "src/lib/api.ts",
         "services.ts": "src/services.ts",
+        "server-edge.ts": "src/server-edge.ts",
         # Next bundles each route apart: the services of the process, made once on first use.
         "current-services.ts": "src/current-services.ts",
         "openapi.route.ts": "src/app/api/v1/openapi.json/route.ts",
