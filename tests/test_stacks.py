@@ -438,13 +438,15 @@ def the_edge_holds(port: int) -> None:
 
 def the_auth_limit_holds(port: int) -> None:
     """AUTH_RATE_LIMIT's default (30 a minute), counted in the project's database: the 31st
-    sign-in from one client is a 429 RATE_LIMITED with Retry-After, before any other work."""
+    sign-in from one client (behind the one proxy TRUST_PROXY names) is a 429 RATE_LIMITED with
+    Retry-After, before any other work."""
+    client = f"2001:db8::{uuid.uuid4().hex[:4]}"
     statuses = []
     for _ in range(31):
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/v1/auth/sign-in",
             data=b'{"email": "nobody@example.com", "password": "not the password"}',
-            headers={"Content-Type": "application/json"},
+            headers={"Content-Type": "application/json", "X-Forwarded-For": f"203.0.113.5, {client}"},
             method="POST",
         )
         try:
@@ -481,7 +483,7 @@ def serve_and_probe(
         for database_url, ready in servers:
             # The fuzzer's thousands of requests a minute would meet the rate limits, not the API.
             limits = {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0"} if fuzz else {}
-            served_env = {**env, "SMTP_URL": smtp.url, "CORS_ORIGINS": FRONT_END, **limits}
+            served_env = {**env, "SMTP_URL": smtp.url, "CORS_ORIGINS": FRONT_END, "TRUST_PROXY": "1", **limits}
             server = Server(project, served_env, database_url)
             assert get(server.port, "/health")[0] == 200
             the_edge_holds(server.port)

@@ -47,10 +47,10 @@ def prisma_format(text: str) -> str:
 
 
 def _import_order(line: str) -> tuple[int, int, str]:
-    """Biome's import order: node: builtins, packages, then paths, farthest first."""
+    """Biome's import order: a protocol's modules (bun:, node:), packages, then paths, farthest first."""
     source = re.search(r'from "([^"]+)"', line)
     spec = source.group(1) if source else line
-    if spec.startswith("node:"):
+    if re.match(r"[a-z]+:", spec):
         return (0, 0, spec)
     if not spec.startswith("."):
         return (1, 0, spec)

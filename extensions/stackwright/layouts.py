@@ -39,6 +39,7 @@ _COMMON = {
     "test-server.ts": "tests/support/test-server.ts",
     "api-client.ts": "tests/support/api-client.ts",
     "routes.test.ts": "tests/routes.test.ts",
+    "served-edge.test.ts": "tests/served-edge.test.ts",
 }
 
 
@@ -64,6 +65,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "logger.ts": "src/utils/logger.ts",
         "rate-limits.ts": "src/utils/rate-limits.ts",
         "rate-limit-store.ts": "src/db/rate-limit-store.ts",
+        "rate-limit.table.ts": "src/db/rate-limit.table.ts",
         "http-edge.ts": "src/utils/http-edge.ts",
         "edge.middleware.ts": "src/middlewares/edge.middleware.ts",
         "error-handler.ts": "src/middlewares/error-handler.ts",
@@ -104,6 +106,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "logger.ts": "src/shared/logger.ts",
         "rate-limits.ts": "src/shared/edge/rate-limits.ts",
         "rate-limit-store.ts": "src/database/rate-limit-store.ts",
+        "rate-limit.table.ts": "src/database/rate-limit.table.ts",
         "http-edge.ts": "src/shared/middlewares/http-edge.ts",
         "edge.middleware.ts": "src/shared/middlewares/edge.middleware.ts",
         "error-handler.ts": "src/shared/middlewares/error-handler.ts",
@@ -148,6 +151,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "logger.ts": "src/common/logger.ts",
         "rate-limits.ts": "src/common/rate-limits.ts",
         "rate-limit-store.ts": "src/database/rate-limit-store.ts",
+        "rate-limit.table.ts": "src/database/rate-limit.table.ts",
         "http-edge.ts": "src/common/http-edge.ts",
         "nest-logger.ts": "src/common/nest-logger.ts",
         "health.module.ts": "src/health/health.module.ts",
@@ -173,6 +177,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "test-server.ts": "tests/support/test-server.ts",
         "api-client.ts": "tests/support/api-client.ts",
         "routes.test.ts": "tests/routes.test.ts",
+        "served-edge.test.ts": "tests/served-edge.test.ts",
         "instrumentation.ts": "src/instrumentation.ts",
         "instrumentation-node.ts": "src/instrumentation-node.ts",
         "health.route.ts": "src/app/health/route.ts",
@@ -186,6 +191,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "logger.ts": "src/lib/logger.ts",
         "rate-limits.ts": "src/lib/rate-limits.ts",
         "rate-limit-store.ts": "src/db/rate-limit-store.ts",
+        "rate-limit.table.ts": "src/db/rate-limit.table.ts",
         "http-edge.ts": "src/lib/http-edge.ts",
         "lifecycle.ts": "src/lib/lifecycle.ts",
         "env.ts": "src/lib/env.ts",

@@ -100,6 +100,9 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "test_client": "route handlers called directly",
         "own_tooling": ["node"],
         "edge": "node-http",
+        # Its route handlers get a Request of Next's making, which the edge never sees: the
+        # access line cannot name the signed-in user.
+        "logs_user": False,
         "import_suffix": "",
         "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
         "build_output": ".next/",
