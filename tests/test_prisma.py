@@ -96,7 +96,7 @@ def checks_pass(project: Path, env: dict, url: str | None = None) -> None:
         output = run(["npx", "--no-install", "vitest", "run"], project, {"DATABASE_URL": url})
         assert_api_tests_ran(output, project)
     else:
-        apis = [f"--exclude=**/{api}.test.ts" for api in APIS]
+        apis = [f"--exclude=**/{name}.test.ts" for name in [*APIS, "served-edge"]]
         output = run(["npx", "--no-install", "vitest", "run", *apis], project, env)
         assert "health.test.ts" in output and "auth.test.ts" not in output, output
 
@@ -316,6 +316,10 @@ def test_mysql_prisma_schema_equals_the_drizzle_tables_and_its_client_runs_on_th
         done = migrate_drizzle(drizzle, "mvc", url)
         assert done.returncode == 0, done.stderr
         expected, actual = expected_mysql(dmmf(project)), actual_mysql(db)
+        # The rate limits' table: Prisma's migrations make it (schema.prisma must hold every
+        # table), rate-limiter-flexible makes it on Drizzle, with its own DDL.
+        for fact in expected:
+            expected[fact] = {row for row in expected[fact] if row[0] != "rate_limits"}
         for fact in ("columns", "foreign_keys"):
             assert expected[fact] == actual[fact], (
                 f"{fact}: only in schema.prisma {sorted(expected[fact] - actual[fact])}; "
