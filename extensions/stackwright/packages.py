@@ -134,12 +134,16 @@ BUILD_SCRIPT_DEPENDENCIES = ["esbuild"]
 # Its CLI fetches an engine when a command first needs one, and the project's own postinstall
 # generates the client.
 DECLINED_BUILD_SCRIPTS = {"prisma": ["@prisma/client", "@prisma/engines", "prisma"]}
+# The APIs' docs page (swagger-ui-dist) brings @scarf/scarf, whose install script reports the
+# install to its vendor: turned down.
+API_DECLINED_BUILD_SCRIPTS = ["@scarf/scarf"]
 
 
 @pass_context
 def declined_build_scripts(context: Any) -> list[str]:
     """The install scripts the current answers' project turns down (DECLINED_BUILD_SCRIPTS)."""
-    return DECLINED_BUILD_SCRIPTS.get(context.get("databaseAdapter"), []) if has_database(context) else []
+    names = DECLINED_BUILD_SCRIPTS.get(context.get("databaseAdapter"), []) if has_database(context) else []
+    return [*(API_DECLINED_BUILD_SCRIPTS if selected_apis(context) else []), *names]
 
 
 def run_command(manager: str, script: str) -> str:
