@@ -16,6 +16,8 @@ current Node LTS (conftest.NODE_LTS_VERSION), installed by its package manager r
 from __future__ import annotations
 
 import contextlib
+import functools
+import http.server
 import json
 import os
 import signal
@@ -24,6 +26,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -339,12 +342,18 @@ FUZZ_CHECKS = [
 FUZZ_SECONDS = 45
 
 
-def signed_in_token(port: int, smtp: SmtpSink) -> str:
-    """A new user's access token, made through the API: sign-up, the mailed code, sign-in."""
-    email = f"fuzz-{uuid.uuid4().hex[:12]}@example.test"
+def verified_user(port: int, smtp: SmtpSink) -> tuple[str, str]:
+    """A new user's email and password, made through the API: sign-up and the mailed code."""
+    email = f"user-{uuid.uuid4().hex[:12]}@example.test"
     password = "correct horse battery"
-    post(port, "/api/v1/auth/sign-up", {"name": "Fuzz", "email": email, "password": password}, 201)
+    post(port, "/api/v1/auth/sign-up", {"name": "Someone", "email": email, "password": password}, 201)
     post(port, "/api/v1/auth/verify-email", {"email": email, "code": smtp.code_for(email)}, 200)
+    return email, password
+
+
+def signed_in_token(port: int, smtp: SmtpSink) -> str:
+    """A new user's access token, made through the API: a verified user, then sign-in."""
+    email, password = verified_user(port, smtp)
     return post(port, "/api/v1/auth/sign-in", {"email": email, "password": password}, 200)["accessToken"]
 
 
@@ -436,6 +445,55 @@ def the_edge_holds(port: int) -> None:
             assert status == 204, (origin, status, dict(headers))
 
 
+PLAYWRIGHT_CORE_VERSION = "1.65.1"
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package, which .ci/run installs
+BROWSER_PAGES = Path(__file__).parent / "browser"
+BROWSED = {"node-express-postgresql"}  # the defaults' stack, on Node's LTS
+
+
+class QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def front_end_pages() -> Iterator[int]:
+    """tests/browser served on a free port of 127.0.0.1: http://localhost:<port> and
+    http://127.0.0.1:<port> are two origins of one front end."""
+    handler = functools.partial(QuietFiles, directory=str(BROWSER_PAGES))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as pages:
+        threading.Thread(target=pages.serve_forever, daemon=True).start()
+        try:
+            yield pages.server_address[1]
+        finally:
+            pages.shutdown()
+
+
+def the_edge_holds_in_a_browser(port: int, pages_port: int, smtp: SmtpSink) -> None:
+    """In headless Chromium: the docs page renders its operations with no console error and no
+    request to another host; the front end from the listed origin (http://localhost:<pages_port>)
+    signs in, reads its profile and lists posts, the request id readable; from the unlisted one
+    (http://127.0.0.1:<pages_port>) the browser refuses the first call."""
+    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does)"
+    modules = npm_tool("playwright-core", PLAYWRIGHT_CORE_VERSION)
+    email, password = verified_user(port, smtp)
+    api = f"http://127.0.0.1:{port}"
+    given = urllib.parse.urlencode({"api": api, "email": email, "password": password})
+    listed, unlisted = (f"http://{host}:{pages_port}/front_end.html?{given}" for host in ("localhost", "127.0.0.1"))
+    script = BROWSER_PAGES / "edge_in_browser.mjs"
+    report = json.loads(run(["node", str(script), str(modules), api, listed, unlisted], BROWSER_PAGES).strip())
+    docs = report["docs"]
+    assert docs["operations"] >= 40 and not docs["errors"] and not docs["elsewhere"], docs
+    (from_listed, from_unlisted) = report["pages"]
+    assert not from_listed["errors"], from_listed
+    result = from_listed["result"]
+    assert (result.get("signIn"), result.get("me"), result.get("email")) == (200, 200, email), from_listed
+    assert (result["posts"], result["listed"], bool(result["requestId"])) == (200, True, True), result
+    refused = from_unlisted["result"]
+    assert refused == {"error": "TypeError: Failed to fetch"}, from_unlisted
+    assert any("CORS policy" in error for error in from_unlisted["errors"]), from_unlisted
+
+
 def the_auth_limit_holds(port: int) -> None:
     """AUTH_RATE_LIMIT's default (30 a minute), counted in the project's database: the 31st
     sign-in from one client (behind the one proxy TRUST_PROXY names) is a 429 RATE_LIMITED with
@@ -468,27 +526,35 @@ def serve_and_probe(
     url: str | None,
     typed_client_in: Path | None = None,
     fuzz: bool = False,
+    browser: bool = False,
 ) -> None:
     """Readiness 200 against the database at `url` (or with none); 503 on a closed port of the
     engine. Every server answers /health 200 and unknown paths with a JSON 404, and SIGTERM
     shuts it down cleanly. With `typed_client_in` (a scratch folder), a client typed from the
-    served OpenAPI document type-checks; with `fuzz`, Schemathesis finds nothing there."""
+    served OpenAPI document type-checks; with `fuzz`, Schemathesis finds nothing there; with
+    `browser`, the edge holds in headless Chromium."""
     servers = []
     if url or engine == "none":
         servers.append((url, 200))
     if engine != "none":
         servers.append((CLOSED_PORT_URLS[engine], 503))
     # Where the served APIs' mail goes (the fuzzer signs in with its code).
-    with contextlib.closing(SmtpSink()) as smtp:
+    with contextlib.closing(SmtpSink()) as smtp, contextlib.ExitStack() as stack:
+        origins = [FRONT_END]
+        if browser:
+            pages_port = stack.enter_context(front_end_pages())
+            origins.append(f"http://localhost:{pages_port}")
         for database_url, ready in servers:
             # The fuzzer's thousands of requests a minute would meet the rate limits, not the API.
             limits = {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0"} if fuzz else {}
-            served_env = {**env, "SMTP_URL": smtp.url, "CORS_ORIGINS": FRONT_END, "TRUST_PROXY": "1", **limits}
+            served_env = {**env, "SMTP_URL": smtp.url, "CORS_ORIGINS": ",".join(origins), "TRUST_PROXY": "1", **limits}
             server = Server(project, served_env, database_url)
             assert get(server.port, "/health")[0] == 200
             the_edge_holds(server.port)
             if url and ready == 200 and apis_of(project) and not fuzz:
                 the_auth_limit_holds(server.port)
+            if browser and ready == 200:
+                the_edge_holds_in_a_browser(server.port, pages_port, smtp)
             status, body = get(server.port, "/nowhere")
             assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
             if url and framework in ALLOW_FROM_RECORDS and apis_of(project):
@@ -605,7 +671,9 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             run_the_tests(project, command, {**env, "DATABASE_URL": url})
             # Once per framework (Express twice: on Bun, and on Node's LTS).
             typed_client = tmp_path if case.endswith("-postgresql") else None
-            serve_and_probe(project, env, answers["framework"], engine, url, typed_client, case in FUZZED)
+            serve_and_probe(
+                project, env, answers["framework"], engine, url, typed_client, case in FUZZED, case in BROWSED and node
+            )
         if case.endswith("-postgresql"):
             a_bad_environment_stops_the_server_with_one_clear_line(project, env)
     else:
