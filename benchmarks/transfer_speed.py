@@ -24,6 +24,16 @@ authenticated floor is below a throughput goal, no API that keeps the contract m
 ADAPTER (drizzle or prisma) runs only that adapter's pairings. Prisma's tables come as the
 suite makes them here (tests/test_prisma.py's create_tables: its native schema engine cannot
 be downloaded on this machine).
+
+STACKWRIGHT_TEMPLATE=/path/to/checkout renders the projects from that checkout's HEAD (a git
+worktree of an older commit, say, to measure a change before and after); by default, this
+repository's HEAD. The Copier, the test helpers and these load programs stay this
+repository's.
+
+The server runs with every part of the edge on (CORS for one origin, an access log line per
+request written to a file, rate limits) and its limits far above the load this script sends:
+at the defaults, seeding (hundreds of requests from one client) would be refused with 429. A
+template from before the edge ignores these variables.
 """
 
 from __future__ import annotations
@@ -51,6 +61,8 @@ from test_prisma import create_tables
 from stackwright.packages import VERSIONS
 
 REPO = HERE.parent
+# The checkout projects are rendered from (its HEAD commit).
+TEMPLATE = Path(os.environ.get("STACKWRIGHT_TEMPLATE") or REPO).resolve()
 PAIRINGS = [
     (engine, runtime, framework, adapter)
     for adapter in ("drizzle", "prisma")
@@ -62,6 +74,13 @@ ACCOUNTS_PER_USER = 15
 CONCURRENCY = 20
 PASSWORD = "benchmark password"
 JWT_SECRET = "a benchmark secret that is long enough to sign tokens"
+# The edge all on (access log lines at info), its rate limits out of the benchmark's reach.
+EDGE_ENV = {
+    "AUTH_RATE_LIMIT": "1000000000",
+    "API_RATE_LIMIT": "1000000000",
+    "CORS_ORIGINS": "http://localhost:5173",
+    "LOG_LEVEL": "info",
+}
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -99,14 +118,23 @@ def call(base: str, method: str, path: str, body: dict | None = None, token: str
         return json.loads(response.read() or b"null")
 
 
-def generate(root: Path, engine: str, runtime: str, framework: str, adapter: str, env: dict[str, str]) -> Path:
+def generate(
+    root: Path,
+    engine: str,
+    runtime: str,
+    framework: str,
+    adapter: str,
+    env: dict[str, str],
+    bundles: tuple[str, ...] = ("auth", "banking-app"),
+) -> Path:
+    """A project rendered from TEMPLATE's HEAD and installed with npm."""
     project = root / f"{engine}-{runtime}-{framework}-{adapter}"
     answers = {
         "runtime": runtime,
         "framework": framework,
         "databaseEngine": engine,
         "databaseAdapter": adapter,
-        "bundles": ["auth", "banking-app"],
+        "bundles": list(bundles),
         "packageManager": "npm",
     }
     data = [
@@ -116,7 +144,7 @@ def generate(root: Path, engine: str, runtime: str, framework: str, adapter: str
     ]
     copier = REPO / ".venv" / "bin" / "copier"
     run(
-        [str(copier), "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", *data, str(REPO), str(project)],
+        [str(copier), "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", *data, str(TEMPLATE), str(project)],
         REPO,
     )
     run(["npm", "install", "--no-audit", "--no-fund"], project, env)  # Prisma: postinstall generates the client
@@ -224,16 +252,19 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             "HOST": "127.0.0.1",
             "JWT_SECRET": JWT_SECRET,
             "NODE_ENV": "production",
+            **EDGE_ENV,
         }
-        server = subprocess.Popen(
-            ["npm", "run", "start"],
-            cwd=project,
-            env=server_env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        # The log lines go to a file, as they would in production, not to nothing.
+        with open(root / f"{project.name}-server.log", "w") as log:
+            server = subprocess.Popen(
+                ["npm", "run", "start"],
+                cwd=project,
+                env=server_env,
+                start_new_session=True,
+                stdout=log,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(100):

@@ -672,7 +672,14 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             # Once per framework (Express twice: on Bun, and on Node's LTS).
             typed_client = tmp_path if case.endswith("-postgresql") else None
             serve_and_probe(
-                project, env, answers["framework"], engine, url, typed_client, case in FUZZED, case in BROWSED and node is not None
+                project,
+                env,
+                answers["framework"],
+                engine,
+                url,
+                typed_client,
+                case in FUZZED,
+                case in BROWSED and node is not None,
             )
         if case.endswith("-postgresql"):
             a_bad_environment_stops_the_server_with_one_clear_line(project, env)
