@@ -5,36 +5,19 @@
 // reach here:
 // - bare: the exchange and its JSON on both sides, nothing else;
 // - authenticated: also what the contract asks of every signed-in request, at its cheapest:
-//   the access token's HS256 signature, expiry, issuer and audience checked with node:crypto,
-//   and one query that its session is active and its user not deleted (sign-out and a
-//   password change take effect at once, so no cache may stand in for that query).
+//   the access token's HS256 signature, expiry, issuer and audience checked with node:crypto
+//   (access_token.mjs, which read_floor.mjs shares), and one query that its session is active
+//   and its user not deleted (sign-out and a password change take effect at once, so no cache
+//   may stand in for that query).
 // `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer>]`; the secret
 // and issuer (the project's name) make it the authenticated floor. SIGTERM stops it.
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
+import { accessTokenCheck } from "./access_token.mjs";
 import { openDatabase, transfer } from "./transfer_sql.mjs";
 
 const [port, url, jwtSecret, issuer] = process.argv.slice(2);
 const database = openDatabase(url);
-// The generated project's access-token key: HMAC-SHA256 of "access" under JWT_SECRET (create-auth.ts).
-const accessKey = jwtSecret && createHmac("sha256", jwtSecret).update("access").digest("base64url");
-
-/** The claims of a valid access token, or null. */
-function verifiedClaims(authorization) {
-  const [header, payload, signature] = /^Bearer (.+)$/.exec(authorization ?? "")?.[1].split(".") ?? [];
-  if (!signature) {
-    return null;
-  }
-  const expected = createHmac("sha256", accessKey).update(`${header}.${payload}`).digest();
-  const given = Buffer.from(signature, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return null;
-  }
-  const { alg } = JSON.parse(Buffer.from(header, "base64url").toString());
-  const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
-  const fresh = alg === "HS256" && claims.iss === issuer && claims.aud === "access";
-  return fresh && claims.exp * 1000 > Date.now() ? claims : null;
-}
+const verifiedClaims = jwtSecret ? accessTokenCheck(jwtSecret, issuer) : null;
 
 async function sessionIsActive(claims) {
   const { mysql, pool } = database;
@@ -45,7 +28,7 @@ async function sessionIsActive(claims) {
 }
 
 async function answer(request) {
-  if (accessKey) {
+  if (verifiedClaims) {
     const claims = verifiedClaims(request.headers.authorization);
     if (!claims || !(await sessionIsActive(claims))) {
       return [401, { message: "unauthenticated" }];

@@ -1,0 +1,238 @@
+"""Reads per second through a generated project's HTTP API, against the same queries behind a
+bare node:http server.
+
+For each stack (Express on Node, Hono on Bun; PostgreSQL and Drizzle), in one run: a project
+with the auth and blog APIs is generated, installed and migrated on a fresh database of the
+local server; USERS users are inserted with a known password hash and sign in through the API
+(their access tokens), and CATEGORIES categories, POSTS published posts and their likes are
+inserted with SQL. Then, after WARM_UP_SECONDS of each unmeasured, alternating ROUNDS times
+for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /api/v1/posts`
+(the first page of 20, each post with its author, category and like count) and `GET
+/api/v1/auth/me` (the caller's profile: the access token and its session checked, the user
+read) to the API and to the floor (read_floor.mjs: the statements the API sends, with plain
+pg, behind a bare node:http server with no framework and no edge). Each request carries a
+random user's access token and a browser's Origin (the API's CORS answers it). The script
+prints requests per second for each path on each server, the API's ratio to the floor, the
+mean size of the answers (the floor answers in the API's shape) and the CPU each part used
+per request. Any answer but 200 is a failure and is reported: a run with failures measures
+nothing.
+
+The API runs with every part of the edge on (transfer_speed.EDGE_ENV: CORS, an access log line
+per request written to a file, the rate limits far above this load); to measure what the edge
+costs, run the script from the commit before it and from after, and compare the ratios:
+the edge's cost on a path is 1 - ratio_after / ratio_before.
+
+    .venv/bin/python benchmarks/read_speed.py [SECONDS] [ROUNDS] [RUNTIME]
+
+RUNTIME (node or bun) runs only that stack. STACKWRIGHT_TEMPLATE=/path/to/checkout renders the
+project from that checkout's HEAD (transfer_speed.py's docstring).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from conftest import FreshDatabase, free_port, npm_tool, server_url
+from transfer_speed import (
+    EDGE_ENV,
+    HERE,
+    JWT_SECRET,
+    PASSWORD,
+    call,
+    cpu_seconds,
+    generate,
+    run,
+    sql,
+    stop,
+    wait_for_port,
+)
+
+from stackwright.packages import VERSIONS
+
+STACKS = [("node", "express"), ("bun", "hono")]
+PATHS = ["/api/v1/posts", "/api/v1/auth/me"]
+USERS = 20
+CATEGORIES = 5
+POSTS = 100
+CONCURRENCY = 20
+WARM_UP_SECONDS = 3
+ORIGIN = "http://localhost:5173"  # one of EDGE_ENV's CORS_ORIGINS
+
+
+def seed(project: Path, database: str, base: str) -> dict:
+    """Users (a known password hash; their access tokens from the API's sign-in), categories,
+    published posts by them and likes."""
+    script = f"require('@node-rs/argon2').hash({json.dumps(PASSWORD)}).then((h) => console.log(h))"
+    password_hash = run(["node", "-e", script], project).strip()
+    emails = [f"reader-{i}@example.test" for i in range(USERS)]
+    rows = ", ".join(f"('Reader {i}', '{e}', '{password_hash}', true)" for i, e in enumerate(emails))
+    sql("postgresql", database, f"insert into users (name, email, password, is_email_verified) values {rows}")
+    categories = ", ".join(f"('Category {i}', 'category-{i}', 'About {i}')" for i in range(CATEGORIES))
+    sql("postgresql", database, f"insert into categories (name, slug, description) values {categories}")
+    # A few hundred characters of content each, a tag or two, and a like from about a third of the users.
+    sql(
+        "postgresql",
+        database,
+        "insert into posts (title, slug, content, excerpt, tags, author_id, category_id, status, published_at) "
+        f"select 'Post ' || n, 'post-' || n, repeat('Some words of post ' || n || '. ', 20), 'Post ' || n || ' in short', "
+        f"array['tag-' || (n % 7), 'topic-' || (n % 3)], "
+        f"(select id from users order by id offset (n % {USERS}) limit 1), "
+        f"(select id from categories order by id offset (n % {CATEGORIES}) limit 1), "
+        f"'published', now() - n * interval '1 minute' from generate_series(1, {POSTS}) n",
+    )
+    sql(
+        "postgresql",
+        database,
+        "insert into post_likes (user_id, post_id) select u.id, p.id from users u, posts p where (u.id + p.id) % 3 = 0",
+    )
+    tokens = [
+        call(base, "POST", "/api/v1/auth/sign-in", {"email": e, "password": PASSWORD})["accessToken"] for e in emails
+    ]
+    return {"baseUrl": base, "tokens": tokens, "origin": ORIGIN}
+
+
+def timed(cmd: list[str], cwd: Path, server_session: int) -> dict:
+    """One read_load.mjs run's counts, and the CPU each part of the system used meanwhile."""
+    before = cpu_seconds(server_session)
+    result = json.loads(run(cmd, cwd))
+    after = cpu_seconds(server_session)
+    return {**result, "cpu": {part: after[part] - before[part] for part in before}}
+
+
+def measure(root: Path, runtime: str, framework: str, seconds: int, rounds: int) -> dict:
+    env = {"PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}"}
+    project = generate(root, "postgresql", runtime, framework, "drizzle", env, ("auth", "blog-app"))
+    if "build" in json.loads((project / "package.json").read_text())["scripts"]:
+        run(["npm", "run", "build"], project, env)
+    run(["npm", "run", "db:generate"], project, env)
+    with FreshDatabase("postgresql") as database:
+        url = server_url("postgresql", database)
+        run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+        port = free_port()
+        server_env = {
+            **os.environ,
+            **env,
+            "DATABASE_URL": url,
+            "PORT": str(port),
+            "HOST": "127.0.0.1",
+            "JWT_SECRET": JWT_SECRET,
+            "NODE_ENV": "production",
+            **EDGE_ENV,
+        }
+        # The access lines go to a file, as they would in production, not to nothing.
+        with open(root / f"{project.name}-server.log", "w") as log:
+            server = subprocess.Popen(
+                ["npm", "run", "start"],
+                cwd=project,
+                env=server_env,
+                start_new_session=True,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(100):
+                try:
+                    call(base, "GET", "/health")
+                    break
+                except OSError:
+                    time.sleep(0.2)
+            setup = seed(project, database, base)
+            setup_file = root / f"{project.name}-api.json"
+            setup_file.write_text(json.dumps(setup))
+            issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
+            floor_port = free_port()
+            floor = subprocess.Popen(
+                ["node", str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer],
+                cwd=project,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+            )
+            try:
+                wait_for_port(floor_port)
+                floor_file = root / f"{project.name}-floor.json"
+                floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+                targets = {"API": (setup_file, server.pid), "floor": (floor_file, floor.pid)}
+                runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in PATHS for t in targets}
+                load = ["node", str(HERE / "read_load.mjs")]
+                # Unmeasured: until the JIT has compiled the hot paths, a server's first
+                # seconds ran at about two thirds of its speed here.
+                for path in PATHS:
+                    for file, _pid in targets.values():
+                        run([*load, str(file), path, str(WARM_UP_SECONDS), str(CONCURRENCY)], project)
+                for _ in range(rounds):
+                    for path in PATHS:
+                        for target, (file, pid) in targets.items():
+                            cmd = [*load, str(file), path, str(seconds), str(CONCURRENCY)]
+                            runs[path, target].append(timed(cmd, project, pid))
+            finally:
+                stop(floor)
+        finally:
+            stop(server)
+    return runs
+
+
+def rate(runs: list[dict]) -> float:
+    return statistics.median(r["completed"] / r["seconds"] for r in runs)
+
+
+def cpu(runs: list[dict]) -> str:
+    """Milliseconds of CPU per request sent, by part, over all rounds."""
+    sent = sum(r["completed"] + r["failed"] for r in runs)
+    return " ".join(f"{part} {1000 * sum(r['cpu'][part] for r in runs) / sent:.2f}" for part in runs[0]["cpu"])
+
+
+def main() -> None:
+    seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    stacks = [s for s in STACKS if s[0] in (sys.argv[3:4] or [r for r, _ in STACKS])]
+    root = Path(tempfile.mkdtemp(prefix="stackwright-reads-"))
+    failures = False
+    try:
+        print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
+        for runtime, framework in stacks:
+            runs = measure(root, runtime, framework, seconds, rounds)
+            for path in PATHS:
+                api, floor = runs[path, "API"], runs[path, "floor"]
+                failed = {t: sum(r["failed"] for r in done) for t, done in (("API", api), ("floor", floor))}
+                verdict = (
+                    "no failures"
+                    if not any(failed.values())
+                    else "FAILURES (not a valid measurement): "
+                    + ", ".join(
+                        f"{t} {n} (first status {next(r['firstFailure'] for r in d if r['failed'])})"
+                        for (t, n), d in zip(failed.items(), (api, floor), strict=True)
+                        if n
+                    )
+                )
+                failures = failures or any(failed.values())
+                print(
+                    f"postgresql {runtime}/{framework:8} drizzle  GET {path:16} API {rate(api):7.1f}  "
+                    f"floor {rate(floor):7.1f}  API/floor {rate(api) / rate(floor):.2f}; {verdict}",
+                    flush=True,
+                )
+                print(
+                    f"    bytes per answer: API {statistics.mean(r['bytes'] for r in api):.0f}, "
+                    f"floor {statistics.mean(r['bytes'] for r in floor):.0f}",
+                    flush=True,
+                )
+                for name, done in (("API", api), ("floor", floor)):
+                    print(f"    CPU ms per request, {name}: {cpu(done)}", flush=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    if failures:
+        raise SystemExit("some requests failed: the rates above are not measurements")
+
+
+if __name__ == "__main__":
+    main()
