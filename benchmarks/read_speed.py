@@ -37,14 +37,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from conftest import FreshDatabase, free_port, npm_tool, server_url
 from transfer_speed import (
-    EDGE_ENV,
     HERE,
     JWT_SECRET,
     PASSWORD,
@@ -53,6 +51,7 @@ from transfer_speed import (
     generate,
     run,
     sql,
+    start_api,
     stop,
     wait_for_port,
 )
@@ -118,35 +117,8 @@ def measure(root: Path, runtime: str, framework: str, seconds: int, rounds: int)
     with FreshDatabase("postgresql") as database:
         url = server_url("postgresql", database)
         run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
-        port = free_port()
-        server_env = {
-            **os.environ,
-            **env,
-            "DATABASE_URL": url,
-            "PORT": str(port),
-            "HOST": "127.0.0.1",
-            "JWT_SECRET": JWT_SECRET,
-            "NODE_ENV": "production",
-            **EDGE_ENV,
-        }
-        # The access lines go to a file, as they would in production, not to nothing.
-        with open(root / f"{project.name}-server.log", "w") as log:
-            server = subprocess.Popen(
-                ["npm", "run", "start"],
-                cwd=project,
-                env=server_env,
-                start_new_session=True,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        base = f"http://127.0.0.1:{port}"
+        server, base = start_api(project, root, env, url)
         try:
-            for _ in range(100):
-                try:
-                    call(base, "GET", "/health")
-                    break
-                except OSError:
-                    time.sleep(0.2)
             setup = seed(project, database, base)
             setup_file = root / f"{project.name}-api.json"
             setup_file.write_text(json.dumps(setup))

@@ -247,36 +247,8 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
         else:
             create_tables(project, engine, url, root / f"{project.name}-tables", env)
-        port = free_port()
-        server_env = {
-            **os.environ,
-            **env,
-            "DATABASE_URL": url,
-            "PORT": str(port),
-            "HOST": "127.0.0.1",
-            "JWT_SECRET": JWT_SECRET,
-            "NODE_ENV": "production",
-            **EDGE_ENV,
-        }
-        # The log lines go to a file, as they would in production, not to nothing.
-        with open(root / f"{project.name}-server.log", "w") as log:
-            server = subprocess.Popen(
-                ["npm", "run", "start"],
-                cwd=project,
-                env=server_env,
-                start_new_session=True,
-                stdout=log,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-        base = f"http://127.0.0.1:{port}"
+        server, base = start_api(project, root, env, url)
         try:
-            for _ in range(100):
-                try:
-                    call(base, "GET", "/health")
-                    break
-                except OSError:
-                    time.sleep(0.2)
             setup = seed(project, engine, database, base)
             setup_file = root / f"{project.name}.json"
             setup_file.write_text(json.dumps(setup))
@@ -316,6 +288,39 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         "problems": problems,
         "cpu": {name: cpu(done) for name, done in runs.items()},
     }
+
+
+def start_api(project: Path, root: Path, env: dict[str, str], url: str) -> tuple[subprocess.Popen, str]:
+    """The project's start script on a free port, in production with every part of the edge on
+    (EDGE_ENV), its log lines in a file under root, as they would go in production; answering."""
+    port = free_port()
+    server_env = {
+        **os.environ,
+        **env,
+        "DATABASE_URL": url,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "JWT_SECRET": JWT_SECRET,
+        "NODE_ENV": "production",
+        **EDGE_ENV,
+    }
+    with open(root / f"{project.name}-server.log", "w") as log:
+        server = subprocess.Popen(
+            ["npm", "run", "start"],
+            cwd=project,
+            env=server_env,
+            start_new_session=True,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            call(base, "GET", "/health")
+            break
+        except OSError:
+            time.sleep(0.2)
+    return server, base
 
 
 def start_floor(project: Path, args: list[str]) -> tuple[subprocess.Popen, int]:
