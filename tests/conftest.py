@@ -317,10 +317,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def get_json(url: str) -> tuple[int, dict]:
+def get_json(url: str, timeout: float = 10) -> tuple[int, dict]:
     """Status and JSON body of a GET, error statuses included."""
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())

@@ -12,6 +12,7 @@ import contextlib
 import socket
 import struct
 import threading
+import time
 from collections.abc import Generator, Iterator
 
 # Consumes the client's bytes as they arrive (send() them), counting statements.
@@ -46,6 +47,17 @@ class QueryCounter:
     def reset(self) -> None:
         with self._lock:
             self.statements = 0
+
+    def wait_quiet(self, window: float = 0.5, timeout: float = 30) -> None:
+        """Return once no statement has come for `window` seconds: work the server started on its
+        own (rate-limiter-flexible creating its table) must not be counted as a request's."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            before = self.statements
+            time.sleep(window)
+            if self.statements == before:
+                return
+        raise AssertionError(f"the database still gets statements after {timeout} s with no request")
 
     def _count(self) -> None:
         with self._lock:
