@@ -26,10 +26,17 @@ the edge's cost on a path is 1 - ratio_after / ratio_before.
 
 RUNTIME (node or bun) runs only that stack. STACKWRIGHT_TEMPLATE=/path/to/checkout renders the
 project from that checkout's HEAD (transfer_speed.py's docstring).
+
+STACKWRIGHT_BEFORE=/path/to/checkout adds a third server to the same run: the project rendered
+from that checkout (a commit before a change), on a database of its own seeded alike, measured
+in turn with the other two. Runs minutes apart on this machine differed by a third in the floor
+alone; servers measured in turn share the machine's state, so the script then prints the change's
+cost on each path as 1 - API / before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -37,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -46,6 +54,7 @@ from transfer_speed import (
     HERE,
     JWT_SECRET,
     PASSWORD,
+    TEMPLATE,
     call,
     cpu_seconds,
     generate,
@@ -108,9 +117,14 @@ def timed(cmd: list[str], cwd: Path, server_session: int) -> dict:
     return {**result, "cpu": {part: after[part] - before[part] for part in before}}
 
 
-def measure(root: Path, runtime: str, framework: str, seconds: int, rounds: int) -> dict:
-    env = {"PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}"}
-    project = generate(root, "postgresql", runtime, framework, "drizzle", env, ("auth", "blog-app"))
+BEFORE = Path(os.environ["STACKWRIGHT_BEFORE"]).resolve() if os.environ.get("STACKWRIGHT_BEFORE") else None
+
+
+@contextlib.contextmanager
+def served_api(root: Path, runtime: str, framework: str, env: dict[str, str], template: Path) -> Iterator[tuple]:
+    """A project from `template`, built, migrated on a fresh database, seeded and serving: its
+    project folder, its load setup file and its server's process id."""
+    project = generate(root, "postgresql", runtime, framework, "drizzle", env, ("auth", "blog-app"), template)
     if "build" in json.loads((project / "package.json").read_text())["scripts"]:
         run(["npm", "run", "build"], project, env)
     run(["npm", "run", "db:generate"], project, env)
@@ -119,38 +133,52 @@ def measure(root: Path, runtime: str, framework: str, seconds: int, rounds: int)
         run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
         server, base = start_api(project, root, env, url)
         try:
-            setup = seed(project, database, base)
             setup_file = root / f"{project.name}-api.json"
-            setup_file.write_text(json.dumps(setup))
-            issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
-            floor_port = free_port()
-            floor = subprocess.Popen(
-                ["node", str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer],
-                cwd=project,
-                start_new_session=True,
-                stdout=subprocess.DEVNULL,
-            )
-            try:
-                wait_for_port(floor_port)
-                floor_file = root / f"{project.name}-floor.json"
-                floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
-                targets = {"API": (setup_file, server.pid), "floor": (floor_file, floor.pid)}
-                runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in PATHS for t in targets}
-                load = ["node", str(HERE / "read_load.mjs")]
-                # Unmeasured: until the JIT has compiled the hot paths, a server's first
-                # seconds ran at about two thirds of its speed here.
-                for path in PATHS:
-                    for file, _pid in targets.values():
-                        run([*load, str(file), path, str(WARM_UP_SECONDS), str(CONCURRENCY)], project)
-                for _ in range(rounds):
-                    for path in PATHS:
-                        for target, (file, pid) in targets.items():
-                            cmd = [*load, str(file), path, str(seconds), str(CONCURRENCY)]
-                            runs[path, target].append(timed(cmd, project, pid))
-            finally:
-                stop(floor)
+            setup_file.write_text(json.dumps(seed(project, database, base)))
+            yield project, setup_file, server.pid, url
         finally:
             stop(server)
+
+
+def measure(root: Path, runtime: str, framework: str, seconds: int, rounds: int) -> dict:
+    env = {"PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}"}
+    with contextlib.ExitStack() as servers:
+        project, setup_file, api_pid, url = servers.enter_context(served_api(root, runtime, framework, env, TEMPLATE))
+        targets = {"API": (setup_file, api_pid)}
+        if BEFORE:
+            _, before_file, before_pid, _ = servers.enter_context(served_api(root, runtime, framework, env, BEFORE))
+            targets["before"] = (before_file, before_pid)
+        setup = json.loads(setup_file.read_text())
+        issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
+        floor_port = free_port()
+        floor = subprocess.Popen(
+            ["node", str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer],
+            cwd=project,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+        )
+        try:
+            wait_for_port(floor_port)
+            floor_file = root / f"{project.name}-floor.json"
+            floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+            targets["floor"] = (floor_file, floor.pid)
+            runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in PATHS for t in targets}
+            load = ["node", str(HERE / "read_load.mjs")]
+            # Unmeasured: until the JIT has compiled the hot paths, a server's first
+            # seconds ran at about two thirds of its speed here.
+            for path in PATHS:
+                for file, _pid in targets.values():
+                    run([*load, str(file), path, str(WARM_UP_SECONDS), str(CONCURRENCY)], project)
+            order = list(targets)
+            for n in range(rounds):
+                for path in PATHS:
+                    # Each round starts with the next server: none is always measured first.
+                    for target in order[n % len(order) :] + order[: n % len(order)]:
+                        file, pid = targets[target]
+                        cmd = [*load, str(file), path, str(seconds), str(CONCURRENCY)]
+                        runs[path, target].append(timed(cmd, project, pid))
+        finally:
+            stop(floor)
     return runs
 
 
@@ -174,32 +202,35 @@ def main() -> None:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for runtime, framework in stacks:
             runs = measure(root, runtime, framework, seconds, rounds)
+            targets = sorted({target for _, target in runs}, key=["API", "before", "floor"].index)
             for path in PATHS:
-                api, floor = runs[path, "API"], runs[path, "floor"]
-                failed = {t: sum(r["failed"] for r in done) for t, done in (("API", api), ("floor", floor))}
+                done = {target: runs[path, target] for target in targets}
+                failed = {t: sum(r["failed"] for r in d) for t, d in done.items() if any(r["failed"] for r in d)}
                 verdict = (
                     "no failures"
-                    if not any(failed.values())
+                    if not failed
                     else "FAILURES (not a valid measurement): "
                     + ", ".join(
-                        f"{t} {n} (first status {next(r['firstFailure'] for r in d if r['failed'])})"
-                        for (t, n), d in zip(failed.items(), (api, floor), strict=True)
-                        if n
+                        f"{t} {n} (first status {next(r['firstFailure'] for r in done[t] if r['failed'])})"
+                        for t, n in failed.items()
                     )
                 )
-                failures = failures or any(failed.values())
-                print(
-                    f"postgresql {runtime}/{framework:8} drizzle  GET {path:16} API {rate(api):7.1f}  "
-                    f"floor {rate(floor):7.1f}  API/floor {rate(api) / rate(floor):.2f}; {verdict}",
-                    flush=True,
+                failures = failures or bool(failed)
+                rates = "  ".join(f"{t} {rate(d):7.1f}" for t, d in done.items())
+                ratios = "  ".join(
+                    f"{t}/floor {rate(d) / rate(done['floor']):.2f}" for t, d in done.items() if t != "floor"
                 )
                 print(
-                    f"    bytes per answer: API {statistics.mean(r['bytes'] for r in api):.0f}, "
-                    f"floor {statistics.mean(r['bytes'] for r in floor):.0f}",
+                    f"postgresql {runtime}/{framework:8} drizzle  GET {path:16} {rates}  {ratios}; {verdict}",
                     flush=True,
                 )
-                for name, done in (("API", api), ("floor", floor)):
-                    print(f"    CPU ms per request, {name}: {cpu(done)}", flush=True)
+                if "before" in done:
+                    cost = 1 - rate(done["API"]) / rate(done["before"])
+                    print(f"    the change's cost on this path: {100 * cost:+.1f}% (1 - API / before)", flush=True)
+                sizes = ", ".join(f"{t} {statistics.mean(r['bytes'] for r in d):.0f}" for t, d in done.items())
+                print(f"    bytes per answer: {sizes}", flush=True)
+                for name, d in done.items():
+                    print(f"    CPU ms per request, {name}: {cpu(d)}", flush=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     if failures:

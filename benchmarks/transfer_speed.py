@@ -128,9 +128,11 @@ def generate(
     adapter: str,
     env: dict[str, str],
     bundles: tuple[str, ...] = ("auth", "banking-app"),
+    template: Path = TEMPLATE,
 ) -> Path:
-    """A project rendered from TEMPLATE's HEAD and installed with npm."""
-    project = root / f"{engine}-{runtime}-{framework}-{adapter}"
+    """A project rendered from `template`'s HEAD and installed with npm."""
+    suffix = "" if template == TEMPLATE else "-before"
+    project = root / f"{engine}-{runtime}-{framework}-{adapter}{suffix}"
     answers = {
         "runtime": runtime,
         "framework": framework,
@@ -146,7 +148,7 @@ def generate(
     ]
     copier = REPO / ".venv" / "bin" / "copier"
     run(
-        [str(copier), "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", *data, str(TEMPLATE), str(project)],
+        [str(copier), "copy", "--trust", "--defaults", "--quiet", "--vcs-ref=HEAD", *data, str(template), str(project)],
         REPO,
     )
     run(["npm", "install", "--no-audit", "--no-fund"], project, env)  # Prisma: postinstall generates the client
