@@ -292,9 +292,12 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
     }
 
 
-def start_api(project: Path, root: Path, env: dict[str, str], url: str) -> tuple[subprocess.Popen, str]:
+def start_api(
+    project: Path, root: Path, env: dict[str, str], url: str, overrides: dict[str, str] | None = None
+) -> tuple[subprocess.Popen, str]:
     """The project's start script on a free port, in production with every part of the edge on
-    (EDGE_ENV), its log lines in a file under root, as they would go in production; answering."""
+    (EDGE_ENV, then `overrides`), its log lines in a file under root, as they would go in
+    production; answering."""
     port = free_port()
     server_env = {
         **os.environ,
@@ -305,6 +308,7 @@ def start_api(project: Path, root: Path, env: dict[str, str], url: str) -> tuple
         "JWT_SECRET": JWT_SECRET,
         "NODE_ENV": "production",
         **EDGE_ENV,
+        **(overrides or {}),
     }
     with open(root / f"{project.name}-server.log", "w") as log:
         server = subprocess.Popen(

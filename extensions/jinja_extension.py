@@ -66,6 +66,7 @@ class StackwrightExtension(Extension):
             api_wiring=apis.api_wiring,
             api_parts=apis.api_parts,
             api_scripts=apis.api_scripts,
+            api_tables=apis.api_tables,
             # the files and the paths between them
             file_plan=plan.file_plan,
             planned=plan.planned,

@@ -68,7 +68,8 @@ def answers_for(
     runtime: str = "node",
     framework: str = "express",
 ) -> dict:
-    """Copier answers that select one registry entry (slug None: the same stack, no bundle)."""
+    """Copier answers that select one registry entry (slug None: the same stack, no bundle):
+    a bundle's models, without the domain APIs (whose files, and tables, are not the registry's)."""
     return {
         "projectName": "app",
         "rootDir": ".",
@@ -81,6 +82,7 @@ def answers_for(
         "databaseAdapter": adapter,
         "bundles": [slug] if slug else [],
         "models": items,
+        "apis": [],
     }
 
 

@@ -235,6 +235,7 @@ def test_the_images_steps_build_and_start_the_server(tmp_path, case):
     port = free_port()
     server_env = {**example_env(project), "NODE_ENV": "production", "PORT": str(port), "HOST": "127.0.0.1"}
     server_env["JWT_SECRET"] = "image-test-secret-" + "x" * 40
+    server_env["SMTP_URL"] = "smtp://127.0.0.1:2525"  # required in production; nothing listens, mail waits
     engine = answers["databaseEngine"]
     if engine != "none":
         require_server(engine, 5432)

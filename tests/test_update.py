@@ -469,6 +469,35 @@ def test_an_update_adds_the_account_balance_and_keeps_the_accounts(tmp_path, eng
     sql(engine, url, "update accounts set balance = -1", refused=True)
 
 
+def test_an_update_brings_the_mail_outbox_table_and_keeps_the_users(tmp_path, postgres_url):
+    """A project made before the auth API's mail outbox gets its table through the usual
+    update, db:generate and db:migrate, and keeps its rows."""
+    env = {"DATABASE_URL": postgres_url}
+    template = TemplateRepo(tmp_path)
+    schema = "template/layers/models/drizzle/schema.ts.jinja"
+    with_outbox = (template.path / schema).read_text()
+    template.edit(schema, lambda text: text.replace("{%- for table in api_tables() %}", "{%- for table in [] %}"))
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "api", databaseEngine="postgresql", databaseAdapter="drizzle")
+    install_node_modules(project)
+    run(["npm", "run", "db:generate"], cwd=project)
+    run(["npm", "run", "db:migrate"], cwd=project, env=env)
+    sql("postgresql", postgres_url, ROW_BEFORE_UPDATE)
+    commit_all(project, "first migration")
+    first = {p.name for p in (project / "drizzle").glob("*.sql")}
+
+    (template.path / schema).write_text(with_outbox)
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    run(["npm", "run", "db:generate"], cwd=project)
+    (migration,) = [p.read_text().lower() for p in (project / "drizzle").glob("*.sql") if p.name not in first]
+    assert 'create table "mail_outbox"' in migration and "drop " not in migration, migration
+    run(["npm", "run", "db:migrate"], cwd=project, env=env)
+    assert sql("postgresql", postgres_url, "select email from users") == "ada@example.com"
+    assert sql("postgresql", postgres_url, "select count(*) from mail_outbox") == "0"
+
+
 # --- 6. files a release moved -----------------------------------------------------------------------
 
 OLD_PLACES = "  mailer.ts: {mvc: src/services/mailer.ts}\n"

@@ -132,7 +132,8 @@ def api_wiring(context: Any) -> list[dict[str, Any]]:
     By convention an API `x` has `XService` in x.service.ts, `createX` in create-x.ts,
     `xEndpoints` in x.schemas.ts and `XModule` in x.module.ts (NestJS); its manifest adds
     `settings` (the type its factory takes after the database), `uses` (the services it takes
-    after the database) and `mounts` (its routers).
+    after the database), `mounts` (its routers) and `worker` (the function of create-x.ts that
+    starts its background worker).
     """
     wiring = []
     for api in selected_apis(context):
@@ -148,6 +149,7 @@ def api_wiring(context: Any) -> list[dict[str, Any]]:
                 "settings": manifest.get("settings"),
                 "uses": manifest.get("uses") or [],
                 "mounts": manifest.get("mounts") or [],
+                "worker": manifest.get("worker"),
             }
         )
     return wiring
@@ -167,3 +169,23 @@ def api_scripts(context: Any) -> dict[str, str]:
     return {
         name: file for api in selected_apis(context) for name, file in (MANIFESTS[api].get("scripts") or {}).items()
     }
+
+
+# The suffix of an API's own tables (models) in its storage folder, per adapter: not a bundle's model.
+API_TABLE_SUFFIXES = {"drizzle": ".api-table.ts", "mongoose": ".api-model.ts"}
+
+
+@pass_context
+def api_tables(context: Any) -> list[str]:
+    """The chosen APIs' own Drizzle tables or Mongoose models (storage/<adapter>/<name>.api-table.ts,
+    .api-model.ts): the schema (models.ts) exports them, so migrations (index syncs) make them.
+    Prisma's go in prisma/schema/ (manifest `places`), which Prisma reads whole."""
+    adapter = context.get("databaseAdapter")
+    suffix = API_TABLE_SUFFIXES.get(adapter)
+    if not suffix:
+        return []
+    return [
+        path.name.removesuffix(".jinja")
+        for api in selected_apis(context)
+        for path in sorted((API_FOLDERS / api / "storage" / adapter).glob(f"*{suffix}.jinja"))
+    ]
