@@ -396,7 +396,9 @@ def test_mongoose_models(tmp_path: Path, arch: str, bundles: list[str], models: 
     for key in present:
         assert (project / model_file(arch, "mongoose", key)).is_file()
     index = (project / LAYOUTS[arch]["models.ts"]).read_text()
-    assert index.count("export * from") == len(present)
+    # One export per chosen model, besides an API's own (the auth API's mail outbox).
+    exports = [line for line in index.splitlines() if line.startswith("export * from")]
+    assert len([line for line in exports if ".api-model.js" not in line]) == len(present)
 
     run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
     run(["npx", "--no-install", "biome", "check", "."], cwd=project)
