@@ -114,6 +114,9 @@ def check(done: subprocess.CompletedProcess[str], project: Path) -> str:
 MISSING_PLATFORM_BINARY = re.compile(
     r"(@(?:biomejs/cli|next/swc)-[a-z0-9-]+)@npm:\S+: (?:Package not found|No candidates found)"
 )
+# A connection to the registry that dropped (a CI run's `yarn install` once failed so): the
+# install is tried once more, and says so; a failure of anything else fails at once.
+REGISTRY_CONNECTION_LOST = re.compile(r"ERR_SOCKET_CLOSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up")
 # Packages whose optionalDependencies are per-platform binaries, and the prefix of their names.
 PLATFORM_BINARIES = {"@biomejs/biome": "@biomejs/cli-", "next": "@next/swc-"}
 # What a binary's name says of its C library (this host: glibc).
@@ -183,6 +186,9 @@ def install(exe: Path | str, manager: str, project: Path, scratch: Path, env: di
             f"other-platform binaries to empty local packages ({', '.join(stubbed)})",
             stacklevel=1,
         )
+        done = run_tool(exe, manager, args, project, env)
+    if done.returncode != 0 and (lost := REGISTRY_CONNECTION_LOST.search(done.stdout + done.stderr)):
+        warnings.warn(f"{manager} install lost its registry connection ({lost.group(0)}): tried again", stacklevel=1)
         done = run_tool(exe, manager, args, project, env)
     return check(done, project)
 

@@ -102,14 +102,6 @@ CASES = {
     for stack in STACKS
     for turn, layer in enumerate(DATA_LAYERS)
 }
-# One model whose references are absent (accounts and transactions are not chosen): a matter of
-# the models and the data layer, which no framework touches, so once.
-CASES["deno-hono-postgresql-ledger-only"] = {
-    **stack_answers("deno-hono", 0),
-    **DATA_LAYERS["postgresql"],
-    "bundles": ["banking-app"],
-    "models": ["banking-app/ledger"],
-}
 # Every package manager installs a Deno project and a NestJS one: npm above, bun, pnpm and Yarn here.
 CASES["deno-hono-none"].update(packageManager="bun", rootDir="apps/api")
 CASES["deno-hono-mysql"]["packageManager"] = "pnpm"
@@ -144,6 +136,7 @@ CASES.update(
 
 # The current Node.js LTS (every other case runs on this machine's Node 20): each Node framework
 # once, each on another data layer and package manager, which installs it running on that Node.
+# NestJS's MongoDB case runs there rather than twice.
 NODE_LTS_CASES = {
     "node-express-postgresql": {
         "runtime": "node",
@@ -153,13 +146,13 @@ NODE_LTS_CASES = {
         "bundles": ALL_BUNDLES,
         "packageManager": "npm",
     },
-    "node-nestjs-mongodb": {**CASES["node-nestjs-mongodb"], "packageManager": "pnpm"},
+    "node-nestjs-mongodb": CASES.pop("node-nestjs-mongodb"),
     "node-nextjs-prisma-mysql": {
         **stack_answers("node-nextjs", 0),
         "databaseEngine": "mysql",
         "databaseAdapter": "prisma",
         "bundles": ALL_BUNDLES,
-        "packageManager": "yarn",
+        "packageManager": "pnpm",
     },
 }
 
