@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
 import functools
 import hashlib
@@ -18,7 +19,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ CACHE = REPO / ".cache"
 NPM_CACHE = CACHE / "npm"
 NODE_DEPS = CACHE / "node-deps"
 TOOLS = CACHE / "tools"
+# STACKWRIGHT_TIMINGS=<file>: run() appends each command's seconds and test there.
+TIMINGS = os.environ.get("STACKWRIGHT_TIMINGS")
 # ajv: the JSON Schema validator of the JavaScript world (ECMA-262 regular expressions).
 AJV_VERSION = "8.20.0"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -164,6 +167,7 @@ def run(
 ) -> str:
     """Run a command; on failure, fail the test with its output. Returns its stdout (and its
     stderr after it with `with_stderr`: bun test reports there)."""
+    started = time.monotonic()
     done = subprocess.run(
         cmd,
         cwd=cwd,
@@ -173,9 +177,26 @@ def run(
         env={**os.environ, **(env or {})},
         check=False,
     )
+    if TIMINGS:  # where the suite's time goes, command by command
+        with open(TIMINGS, "a") as log:
+            test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+            log.write(f"{time.monotonic() - started:.1f}\t{test}\t{' '.join(cmd)[:120]}\n")
     if done.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
     return done.stdout + done.stderr if with_stderr else done.stdout
+
+
+@contextlib.contextmanager
+def timed(label: str) -> Iterator[None]:
+    """Logs a step's seconds to STACKWRIGHT_TIMINGS, as run() logs each command's."""
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        if TIMINGS:
+            with open(TIMINGS, "a") as log:
+                test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+                log.write(f"{time.monotonic() - started:.1f}\t{test}\t[{label}]\n")
 
 
 def assert_api_tests_ran(output: str, project: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import REPO, copied, copier_cli
 
@@ -24,6 +26,14 @@ def test_a_project_with_every_auth_model_gets_the_auth_api_by_default(copie):
     for path in AUTH_FILES:
         assert (project / path).is_file(), path
     assert "JWT_SECRET=" in (project / ".env.example").read_text()
+
+
+def test_every_line_of_env_example_is_a_comment_or_one_variable(copie):
+    """A fragment that ends without a newline glues the next one's comment onto a value
+    (`MAIL_KEY=# Sign-in ...`): a user who copies the file gets that text as the variable."""
+    project = copied(copie.copy(extra_answers={"bundles": ["auth", "banking-app", "blog-app"]}))
+    for line in (project / ".env.example").read_text().splitlines():
+        assert re.fullmatch(r"|#.*|[A-Z][A-Z0-9_]*=(?!\s*#).*", line), line
 
 
 @pytest.mark.parametrize(

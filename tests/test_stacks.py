@@ -52,6 +52,7 @@ from conftest import (
     require_server,
     run,
     server_url,
+    timed,
     wait_listening,
 )
 from query_counter import counting_queries
@@ -102,6 +103,9 @@ CASES = {
     for stack in STACKS
     for turn, layer in enumerate(DATA_LAYERS)
 }
+# Each pairing of layers once: Hono on Bun adds none on MariaDB or MongoDB (Bun meets both in
+# its Express cases, Hono in its Deno ones), so it runs without a database and on PostgreSQL.
+del CASES["bun-hono-mysql"], CASES["bun-hono-mongodb"]
 # Every package manager installs a Deno project and a NestJS one: npm above, bun, pnpm and Yarn here.
 CASES["deno-hono-none"].update(packageManager="bun", rootDir="apps/api")
 CASES["deno-hono-mysql"]["packageManager"] = "pnpm"
@@ -541,13 +545,17 @@ def serve_and_probe(
             # The fuzzer's thousands of requests a minute would meet the rate limits, not the API.
             limits = {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0"} if fuzz else {}
             served_env = {**env, "SMTP_URL": smtp.url, "CORS_ORIGINS": ",".join(origins), "TRUST_PROXY": "1", **limits}
-            server = Server(project, served_env, database_url)
-            assert get(server.port, "/health")[0] == 200
-            the_edge_holds(server.port)
+            with timed(f"serve {ready}"):
+                server = Server(project, served_env, database_url)
+                assert get(server.port, "/health")[0] == 200
+            with timed("edge"):
+                the_edge_holds(server.port)
             if url and ready == 200 and apis_of(project) and not fuzz:
-                the_auth_limit_holds(server.port)
+                with timed("auth limit"):
+                    the_auth_limit_holds(server.port)
             if browser and ready == 200:
-                the_edge_holds_in_a_browser(server.port, pages_port, smtp)
+                with timed("browser"):
+                    the_edge_holds_in_a_browser(server.port, pages_port, smtp)
             status, body = get(server.port, "/nowhere")
             assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
             if url and framework in ALLOW_FROM_RECORDS and apis_of(project):
@@ -557,9 +565,11 @@ def serve_and_probe(
                     status, headers = headers_of(server.port, method, "/api/v1/auth/me")
                     assert (status, headers.get("Allow")) == (expected, allow), (method, status, dict(headers))
             if typed_client_in and ready == 200:
-                a_typed_client_of_the_document_type_checks(server.port, typed_client_in)
+                with timed("typed client"):
+                    a_typed_client_of_the_document_type_checks(server.port, typed_client_in)
                 if fuzz:
-                    the_fuzzer_finds_nothing(server, smtp, typed_client_in)
+                    with timed("fuzzer"):
+                        the_fuzzer_finds_nothing(server, smtp, typed_client_in)
             status, body = get(server.port, "/health/ready")
             if ready == 503:
                 assert (status, body["database"]) == (503, "down")
@@ -567,16 +577,18 @@ def serve_and_probe(
                 assert (status, body) == (200, {"status": "ready", "database": "up"})
             else:
                 assert status == 200
-            status, output = server.stop()
+            with timed("stop"):
+                status, output = server.stop()
             assert status == SIGTERM_EXIT.get(framework, 0), f"SIGTERM must shut the server down cleanly:\n{output}"
             if engine != "none" and framework in LOGS_DATABASE_CLOSED:
                 assert DATABASE_CLOSED in output, output
     if url and "blog" in apis_of(project):
-        a_page_of_posts_costs_as_many_queries_as_one_post(project, env, engine, url)
+        with timed("n+1"):
+            a_page_of_posts_costs_as_many_queries_as_one_post(project, env, engine, url)
 
 
 # One stack per runtime runs the mail worker alone (its script runs on the project's runtime).
-WORKER_ALONE = {"node-express-postgresql", "bun-hono-mysql", "deno-hono-postgresql"}
+WORKER_ALONE = {"node-express-postgresql", "bun-express-mysql", "deno-hono-postgresql"}
 
 
 def the_mail_worker_delivers_alone(project: Path, env: dict[str, str], url: str) -> None:
@@ -660,7 +672,8 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
     """Install, check, build, migrate and serve one generated project (on `node`'s Node.js when given)."""
     engine, manager = answers["databaseEngine"], answers["packageManager"]
     project = render(tmp_path / "api", projectName=f"api-{case}", **answers)
-    command, env = install(project, manager, tmp_path, node)
+    with timed("install"):
+        command, env = install(project, manager, tmp_path, node)
     if node:
         ran = run(["node", "--version"], project, env)
         assert NODE_LTS_VERSION in ran, ran
@@ -712,9 +725,11 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
                 case in BROWSED and node is not None,
             )
             if case in WORKER_ALONE:
-                the_mail_worker_delivers_alone(project, env, url)
+                with timed("worker alone"):
+                    the_mail_worker_delivers_alone(project, env, url)
         if case.endswith("-postgresql"):
-            a_bad_environment_stops_the_server_with_one_clear_line(project, env)
+            with timed("bad env"):
+                a_bad_environment_stops_the_server_with_one_clear_line(project, env)
     else:
         # No MongoDB server here: Mongoose projects are served against a closed port only.
         assert engine == "none" or "db:sync-indexes" in scripts
