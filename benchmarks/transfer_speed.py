@@ -19,9 +19,10 @@ zero).
 The floors' ratios bound what an HTTP API can reach on the machine they run on: where the
 authenticated floor is below a throughput goal, no API that keeps the contract meets it.
 
-    .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [ADAPTER]
+    .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [ADAPTER] [RUNTIME]
 
-ADAPTER (drizzle or prisma) runs only that adapter's pairings. Prisma's tables come as the
+ADAPTER (drizzle or prisma) runs only that adapter's pairings; RUNTIME (node or bun), only
+that runtime's. Prisma's tables come as the
 suite makes them here (tests/test_prisma.py's create_tables: its native schema engine cannot
 be downloaded on this machine).
 
@@ -376,10 +377,11 @@ def main() -> None:
     seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     adapters = sys.argv[3:4] or ["drizzle", "prisma"]
+    runtimes = sys.argv[4:5] or ["node", "bun"]
     root = Path(tempfile.mkdtemp(prefix="stackwright-transfers-"))
     try:
         print(f"transfers/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
-        for pairing in (p for p in PAIRINGS if p[3] in adapters):
+        for pairing in (p for p in PAIRINGS if p[3] in adapters and p[1] in runtimes):
             engine, runtime, framework, adapter = pairing
             result = measure(root, pairing, seconds, rounds)
             verdict = "invariants hold" if not result["problems"] else "; ".join(result["problems"])
