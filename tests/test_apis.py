@@ -28,12 +28,16 @@ def test_a_project_with_every_auth_model_gets_the_auth_api_by_default(copie):
     assert "JWT_SECRET=" in (project / ".env.example").read_text()
 
 
-def test_every_line_of_env_example_is_a_comment_or_one_variable(copie):
-    """A fragment that ends without a newline glues the next one's comment onto a value
-    (`MAIL_KEY=# Sign-in ...`): a user who copies the file gets that text as the variable."""
+def test_env_example_lines_and_readme_fences_stand_alone(copie):
+    """A fragment that ends without a newline glues the next one's text onto its last line:
+    a value (`MAIL_KEY=# Sign-in ...`, which a user who copies the file gets as the variable)
+    or a code fence (```` ``` A front end ````, which leaves the README's code block open)."""
     project = copied(copie.copy(extra_answers={"bundles": ["auth", "banking-app", "blog-app"]}))
     for line in (project / ".env.example").read_text().splitlines():
         assert re.fullmatch(r"|#.*|[A-Z][A-Z0-9_]*=(?!\s*#).*", line), line
+    fences = [line for line in (project / "README.md").read_text().splitlines() if line.lstrip().startswith("```")]
+    assert fences and len(fences) % 2 == 0, fences
+    assert all(re.fullmatch(r"\s*```[a-z]*", line) for line in fences), [f for f in fences if " " in f.strip()]
 
 
 @pytest.mark.parametrize(
