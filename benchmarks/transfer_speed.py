@@ -22,9 +22,8 @@ authenticated floor is below a throughput goal, no API that keeps the contract m
     .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [ADAPTER] [RUNTIME]
 
 ADAPTER (drizzle or prisma) runs only that adapter's pairings; RUNTIME (node or bun), only
-that runtime's. Prisma's tables come as the
-suite makes them here (tests/test_prisma.py's create_tables: its native schema engine cannot
-be downloaded on this machine).
+that runtime's. Prisma's tables come as the suite makes them here (tests/test_prisma.py's
+create_tables: its native schema engine cannot be downloaded on this machine).
 
 STACKWRIGHT_TEMPLATE=/path/to/checkout renders the projects from that checkout's HEAD (a git
 worktree of an older commit, say, to measure a change before and after); by default, this

@@ -177,13 +177,19 @@ def run(
         env={**os.environ, **(env or {})},
         check=False,
     )
-    if TIMINGS:  # where the suite's time goes, command by command
-        with open(TIMINGS, "a") as log:
-            test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
-            log.write(f"{time.monotonic() - started:.1f}\t{test}\t{' '.join(cmd)[:120]}\n")
+    log_seconds(started, " ".join(cmd)[:120])
     if done.returncode != 0:
         pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
     return done.stdout + done.stderr if with_stderr else done.stdout
+
+
+def log_seconds(started: float, what: str) -> None:
+    """With STACKWRIGHT_TIMINGS, where the suite's time goes: the seconds since `started`, the
+    test and what took them (a command, or a [step])."""
+    if TIMINGS:
+        with open(TIMINGS, "a") as log:
+            test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+            log.write(f"{time.monotonic() - started:.1f}\t{test}\t{what}\n")
 
 
 @contextlib.contextmanager
@@ -193,10 +199,7 @@ def timed(label: str) -> Iterator[None]:
     try:
         yield
     finally:
-        if TIMINGS:
-            with open(TIMINGS, "a") as log:
-                test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
-                log.write(f"{time.monotonic() - started:.1f}\t{test}\t[{label}]\n")
+        log_seconds(started, f"[{label}]")
 
 
 def assert_api_tests_ran(output: str, project: Path) -> None:
