@@ -30,6 +30,8 @@ _COMMON = {
     "tests": "tests",
     "app.ts": "src/app.ts",
     "server.ts": "src/server.ts",
+    # Hono on Bun: how Bun.serve sends the app's answers (server.ts and the tests' server alike).
+    "bun-serve.ts": "src/bun-serve.ts",
     # Where the server builds its edge (rate limits in the database): beside it, above all else.
     "server-edge.ts": "src/server-edge.ts",
     "health.test.ts": "tests/health.test.ts",

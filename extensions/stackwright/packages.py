@@ -26,7 +26,6 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
     names = [
         *VERSIONS["runtimeDependencies"][context["runtime"]][kind],
         *VERSIONS["frameworkDependencies"][context["framework"]][kind],
-        *VERSIONS["frameworkRuntimeDependencies"].get(f"{context['framework']}/{context['runtime']}", {}).get(kind, []),
     ]
     pinned = VERSIONS["packages"]
     if has_database(context):
