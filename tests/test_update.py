@@ -141,7 +141,7 @@ FRAMEWORK_EDITS = {
         "  constructor(@Inject(DATABASE) private readonly database: Database) {}",
         ["", '  @Get("version")', "  version() {", '    return { version: "1.4.2" };', "  }"],
         "template/layers/frameworks/nestjs/server.ts.jinja",
-        ("app.enableShutdownHooks();", 'app.enableShutdownHooks(["SIGTERM", "SIGINT"]);'),
+        ('{ err: error }, "shutdown failed"', '{ err: error, signal }, "shutdown failed"'),
     ),
     "nextjs": (
         {"framework": "nextjs", "architecture": "file-api", "databaseEngine": "mysql", "databaseAdapter": "drizzle"},
