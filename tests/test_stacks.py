@@ -580,6 +580,10 @@ def serve_and_probe(
             with timed("stop"):
                 status, output = server.stop()
             assert status == SIGTERM_EXIT.get(framework, 0), f"SIGTERM must shut the server down cleanly:\n{output}"
+            # The log leaves in batches: what waited at the end is written out before the exit.
+            assert '"path":"/nowhere","status":404' in output, output
+            if framework != "nestjs":  # Nest's last lines are its modules' (DATABASE_CLOSED)
+                assert "SIGTERM received, shutting down" in output, output
             if engine != "none" and framework in LOGS_DATABASE_CLOSED:
                 assert DATABASE_CLOSED in output, output
     if url and "blog" in apis_of(project):
