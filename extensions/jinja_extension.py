@@ -66,6 +66,7 @@ class StackwrightExtension(Extension):
             api_wiring=apis.api_wiring,
             api_parts=apis.api_parts,
             api_scripts=apis.api_scripts,
+            api_database_scripts=apis.api_database_scripts,
             api_tables=apis.api_tables,
             # the files and the paths between them
             file_plan=plan.file_plan,
@@ -85,6 +86,7 @@ class StackwrightExtension(Extension):
             dependencies=packages.dependencies,
             package_manager_field=packages.package_manager_field,
             run_command=packages.run_command,
+            prisma_cli=packages.prisma_cli,
             install_command=packages.install_command,
             frozen_install_command=packages.frozen_install_command,
             production_install_command=packages.production_install_command,

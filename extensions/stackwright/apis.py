@@ -171,6 +171,12 @@ def api_scripts(context: Any) -> dict[str, str]:
     }
 
 
+@pass_context
+def api_database_scripts(context: Any) -> list[str]:
+    """The chosen APIs' scripts that open the database (manifest `database_scripts`)."""
+    return [name for api in selected_apis(context) for name in MANIFESTS[api].get("database_scripts") or []]
+
+
 # The suffix of an API's own tables (models) in its storage folder, per adapter: not a bundle's model.
 API_TABLE_SUFFIXES = {"drizzle": ".api-table.ts", "mongoose": ".api-model.ts"}
 

@@ -46,6 +46,8 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
         lambda a: [f"edge/{FRAMEWORKS[a['framework']]['edge']}"] if "edge" in FRAMEWORKS[a["framework"]] else [],
     ),
     ("database service", lambda a: ["database"] if has_database(a) else []),
+    # The embedded database of `dev` and `test` without DATABASE_URL (PostgreSQL only: PGlite).
+    ("embedded database", lambda a: [f"embedded/{a['databaseEngine']}"] if has_database(a) else []),
     ("data layer", lambda a: [f"data/{a['databaseAdapter']}"] if has_database(a) else []),
     ("models", lambda a: _model_folders(a) if model_keys(a) else []),
     ("bundles", lambda a: ["bundles"] if model_keys(a) else []),

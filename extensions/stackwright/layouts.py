@@ -34,6 +34,8 @@ _COMMON = {
     "bun-serve.ts": "src/bun-serve.ts",
     # Where the server builds its edge (rate limits in the database): beside it, above all else.
     "server-edge.ts": "src/server-edge.ts",
+    # What `dev` and `test` run through: an embedded PostgreSQL when DATABASE_URL is not set.
+    "embedded-postgres.ts": "src/embedded-postgres.ts",
     "health.test.ts": "tests/health.test.ts",
     "env.test.ts": "tests/env.test.ts",
     "edge.test.ts": "tests/edge.test.ts",

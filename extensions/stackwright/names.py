@@ -112,11 +112,14 @@ DISPLAY_NAMES = {
     "node": "Node.js",
     "deno": "Deno",
     "bun": "Bun",
+    "postgresql": "PostgreSQL",
+    "mysql": "MySQL",
+    "mongodb": "MongoDB",
 }
 
 
 def display_name(value: str) -> str:
-    """A framework or runtime as people write it ('nextjs' -> 'Next.js')."""
+    """A framework, runtime or database engine as people write it ('nextjs' -> 'Next.js')."""
     return DISPLAY_NAMES[value]
 
 

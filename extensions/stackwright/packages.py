@@ -146,6 +146,16 @@ def declined_build_scripts(context: Any) -> list[str]:
     return [*(API_DECLINED_BUILD_SCRIPTS if selected_apis(context) else []), *names]
 
 
+# How a runtime's scripts run the Prisma CLI: Deno runs its entry file, the others its bin.
+PRISMA_CLI = {"deno": "deno run -A node_modules/prisma/build/index.js"}
+
+
+@pass_context
+def prisma_cli(context: Any) -> str:
+    """The Prisma CLI's command for the current runtime."""
+    return PRISMA_CLI.get(context["runtime"], "prisma")
+
+
 def run_command(manager: str, script: str) -> str:
     """How the chosen package manager runs a package.json script."""
     return f"{manager} run {script}"
