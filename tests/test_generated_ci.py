@@ -325,8 +325,10 @@ def test_database_service_and_url_match_the_engine(generated):
     protocol = search(r"protocol: /(.+?)/,", generated.env_module).group(1)
     assert re.search(protocol, url.scheme), f"{url.scheme} is refused by the env module's /{protocol}/"
     assert url.hostname in ("localhost", "127.0.0.1") and url.port == port
-    example = search(r"^DATABASE_URL=(.+)$", (generated.project / ".env.example").read_text(), re.MULTILINE)
-    assert env["DATABASE_URL"] == example.group(1)
+    # PostgreSQL's is commented out: without it, `dev` runs an embedded PostgreSQL.
+    example = search(r"^(# )?DATABASE_URL=(.+)$", (generated.project / ".env.example").read_text(), re.MULTILINE)
+    assert env["DATABASE_URL"] == example.group(2)
+    assert bool(example.group(1)) == (engine == "postgresql")
     database = url.path.lstrip("/")
     assert database == db_name(generated.manifest["name"])
     service_env = service.get("env") or {}

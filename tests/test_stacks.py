@@ -20,6 +20,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -591,6 +592,206 @@ def serve_and_probe(
             a_page_of_posts_costs_as_many_queries_as_one_post(project, env, engine, url)
 
 
+# One PostgreSQL case per runtime runs as its README's first commands say, with no DATABASE_URL:
+# on the embedded PostgreSQL (PGlite) of `dev` and `test`.
+EMBEDDED = {"node-express-postgresql", "bun-hono-postgresql", "deno-hono-postgresql"}
+FIRST_RUN_LINE = (
+    "database: embedded PostgreSQL (PGlite) in .data/postgres: one connection, "
+    "transactions run one at a time; set DATABASE_URL to use a server"
+)
+
+
+def without_database(env: dict[str, str]) -> dict[str, str]:
+    """A developer's environment: no DATABASE_URL, not CI, not production."""
+    return {key: value for key, value in env.items() if key not in ("DATABASE_URL", "CI", "NODE_ENV")}
+
+
+class DevProcess:
+    """`<pm> run dev`, as a developer starts it, on `port`; its output read as it comes."""
+
+    def __init__(self, project: Path, command: str, env: dict[str, str], port: int):
+        self.port = port
+        self.process = subprocess.Popen(
+            [command, "run", "dev"],
+            cwd=project,
+            env={**env, "PORT": str(port), "HOST": "127.0.0.1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=lambda: self.lines.extend(self.process.stdout or []), daemon=True)
+        self.reader.start()
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def wait_healthy(self, seconds: float) -> float:
+        """Seconds from now until GET /health answers 200; fails with the output otherwise."""
+        started = time.monotonic()
+        while time.monotonic() - started < seconds:
+            if self.process.poll() is not None:
+                self.reader.join(timeout=5)
+                pytest.fail(f"`dev` exited {self.process.returncode}:\n{self.output}")
+            with contextlib.suppress(OSError, urllib.error.URLError):
+                if get(self.port, "/health", timeout=2)[0] == 200:
+                    return time.monotonic() - started
+            time.sleep(0.1)
+        self.stop()
+        pytest.fail(f"`dev` did not answer /health within {seconds} s:\n{self.output}")
+
+    def code_for(self, email: str) -> str:
+        """The code of the newest mail to `email`, from the development log (no SMTP_URL)."""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            codes = re.findall(rf"\[mail\] to {re.escape(email)}:[^\n]*\nYour code is (\d{{6}})", self.output)
+            if codes:
+                return codes[-1]
+            time.sleep(0.1)
+        pytest.fail(f"no code for {email} in the log:\n{self.output}")
+
+    def stop(self) -> int:
+        """Ctrl-C, as in a terminal (the whole process group); the exit status."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGINT)
+        try:
+            return self.process.wait(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.reader.join(timeout=5)
+
+
+def call(
+    port: int, method: str, path: str, body: dict | None = None, token: str = "", key: str = ""
+) -> tuple[int, dict]:
+    """One JSON request; the status and the JSON answer (or {})."""
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    if key:
+        headers["idempotency-key"] = key
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def signed_up(dev: DevProcess, email: str) -> str:
+    """A verified user made through the API, its code read from the log; its access token."""
+    password = "correct horse battery"
+    assert (
+        call(dev.port, "POST", "/api/v1/auth/sign-up", {"name": "Someone", "email": email, "password": password})[0]
+        == 201
+    )
+    verify = {"email": email, "code": dev.code_for(email)}
+    assert call(dev.port, "POST", "/api/v1/auth/verify-email", verify)[0] == 200
+    return signed_in(dev, email)
+
+
+def signed_in(dev: DevProcess, email: str) -> str:
+    status, body = call(dev.port, "POST", "/api/v1/auth/sign-in", {"email": email, "password": "correct horse battery"})
+    assert status == 200, body
+    return body["accessToken"]
+
+
+def the_first_run_needs_no_database_server(project: Path, command: str, env: dict[str, str]) -> None:
+    """The README's first commands (install, then dev) with no DATABASE_URL: `dev` makes .env,
+    serves on an embedded PostgreSQL in .data/postgres, refuses a second `dev`, keeps its data
+    across a restart; `test` passes on an embedded database of its own, naming its skips; and
+    production without DATABASE_URL refuses to start."""
+    env = without_database(with_local_bin(project, env))
+    assert not (project / ".env").exists()
+    dev = DevProcess(project, command, env, free_port())
+    admin_email, user_email = (f"{who}-{uuid.uuid4().hex[:8]}@example.test" for who in ("admin", "user"))
+    try:
+        seconds = dev.wait_healthy(120)
+        print(f"first-run {case_of(project)}: /health after {seconds:.1f} s (a new .data/postgres)")
+        logged = [json.loads(line)["msg"] for line in dev.lines if line.startswith("{")]
+        assert logged[:2] == [FIRST_RUN_LINE, "created .env from .env.example"], dev.output
+        assert (project / ".env").is_file() and (project / ".data" / "postgres").is_dir()
+        assert get(dev.port, "/health/ready") == (200, {"status": "ready", "database": "up"})
+        signed_up(dev, admin_email)
+        user = signed_up(dev, user_email)
+
+        second = subprocess.run(
+            [command, "run", "dev"],
+            cwd=project,
+            env={**env, "PORT": str(free_port())},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert second.returncode != 0, second.stdout
+        refusals = [line for line in second.stdout.splitlines() if ".data/postgres is open in process" in line]
+        assert len(refusals) == 1 and "set DATABASE_URL" in refusals[0], second.stdout + second.stderr
+        assert call(dev.port, "GET", "/api/v1/auth/me", token=user)[0] == 200, "the first dev stopped serving"
+    finally:
+        dev.stop()
+    assert not (project / ".data" / "postgres.pid").exists(), dev.output
+
+    # A script that uses the database runs on it once `dev` is stopped: admin:grant.
+    run_as_developer([command, "run", "admin:grant", "--", admin_email], project, env)
+
+    dev = DevProcess(project, command, env, free_port())
+    try:
+        seconds = dev.wait_healthy(60)
+        print(f"first-run {case_of(project)}: /health after {seconds:.1f} s (.data/postgres reopened)")
+        admin, user = signed_in(dev, admin_email), signed_in(dev, user_email)  # the same data
+        status, mine = call(dev.port, "POST", "/api/v1/accounts", {"currency": "USD"}, user)
+        assert status == 201, mine
+        status, theirs = call(dev.port, "POST", "/api/v1/accounts", {"currency": "USD"}, admin)
+        assert status == 201, theirs
+        deposit = {"accountId": mine["_id"], "amount": "10.00"}
+        assert call(dev.port, "POST", "/api/v1/admin/deposits", deposit, admin, uuid.uuid4().hex)[0] == 201
+        transfer = {"fromAccountId": mine["_id"], "toAccountId": theirs["_id"], "amount": "2.50"}
+        assert call(dev.port, "POST", "/api/v1/transfers", transfer, user, uuid.uuid4().hex)[0] == 201
+        assert call(dev.port, "GET", f"/api/v1/accounts/{mine['_id']}", token=user)[1]["balance"] == "7.50"
+        category = {"name": f"News {uuid.uuid4().hex[:6]}", "description": "Things that happened"}
+        status, category = call(dev.port, "POST", "/api/v1/categories", category, admin)
+        assert status == 201, category
+        post = {"title": "Hello", "content": "Some words.", "categoryId": category["_id"]}
+        assert call(dev.port, "POST", "/api/v1/posts", post, user)[0] == 201
+    finally:
+        dev.stop()
+
+    output = run_as_developer([command, "run", "test"], project, env)
+    assert "are skipped: set DATABASE_URL to run them" in output, output
+    assert_api_tests_ran(output, project)
+
+    start = json.loads((project / "package.json").read_text())["scripts"]["start"]
+    refused = subprocess.run(
+        script_command(start),
+        cwd=project,
+        env={**env, "NODE_ENV": "production"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DATABASE_URL: not set" in lines[0], refused.stderr
+
+
+def case_of(project: Path) -> str:
+    return json.loads((project / "package.json").read_text())["name"]
+
+
+def run_as_developer(command: list[str], project: Path, env: dict[str, str]) -> str:
+    """Run a command in exactly `env` (conftest.run adds this process's own, CI's among them)."""
+    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600, check=False)
+    if done.returncode != 0:
+        pytest.fail(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout + done.stderr
+
+
 # One stack per runtime runs the mail worker alone (its script runs on the project's runtime).
 WORKER_ALONE = {"node-express-postgresql", "bun-express-mysql", "deno-hono-postgresql"}
 
@@ -708,6 +909,9 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
                 run_the_tests(project, command, {**env, "DATABASE_URL": url})
                 serve_and_probe(project, env, answers["framework"], engine, url)
     elif engine in ("postgresql", "mysql"):
+        if case in EMBEDDED:
+            with timed("first run"):
+                the_first_run_needs_no_database_server(project, command, env)
         require_server(engine, 5432 if engine == "postgresql" else 3306)
         run([command, "run", "db:generate"], project, env)
         assert list((project / "drizzle").glob("*.sql")), "db:generate wrote no migration"
@@ -817,7 +1021,7 @@ def test_nest_injects_its_providers_under_the_dev_server(copie):
     project = copied(copie.copy(extra_answers={**answers, "projectName": "api"}))
     install_node_modules(project)
     dev = json.loads((project / "package.json").read_text())["scripts"]["dev"]
-    assert dev.startswith("tsx watch ")
+    assert "tsx watch " in dev
     port = free_port()
     with FreshDatabase("postgresql") as name, dev_server(project, port, server_url("postgresql", name)):
         assert get(port, "/health/ready") == (200, {"status": "ready", "database": "up"})
