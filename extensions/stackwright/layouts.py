@@ -221,6 +221,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "api.ts": "src/lib/api.ts",
         "services.ts": "src/services.ts",
         "server-edge.ts": "src/server-edge.ts",
+        "embedded-postgres.ts": "src/embedded-postgres.ts",
         # Next bundles each route apart: the services of the process, made once on first use.
         "current-services.ts": "src/current-services.ts",
         "openapi.route.ts": "src/app/api/v1/openapi.json/route.ts",
