@@ -498,6 +498,37 @@ def test_an_update_brings_the_mail_outbox_table_and_keeps_the_users(tmp_path, po
     assert sql("postgresql", postgres_url, "select count(*) from mail_outbox") == "0"
 
 
+def test_an_update_brings_the_embedded_postgres_and_keeps_edits_and_env(tmp_path):
+    """A PostgreSQL project made before the embedded database gets it through the usual update:
+    `dev` and `test` run through src/embedded-postgres.ts, .data/ is ignored, and the user's
+    edit of the server and their .env (which the template never writes) stay as they were."""
+    template = TemplateRepo(tmp_path / "template")
+    embedded = template.path / "template" / "layers" / "embedded"
+    aside = tmp_path / "embedded"
+    embedded.rename(aside)
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "api", databaseEngine="postgresql", databaseAdapter="drizzle")
+    scripts = json.loads((project / "package.json").read_text())["scripts"]
+    assert "embedded-postgres" not in scripts["dev"] and not (project / "src/embedded-postgres.ts").exists()
+    server = project / "src/server.ts"
+    server.write_text(server.read_text() + "// our own line\n")
+    commit_all(project, "our edit")
+    dot_env = "DATABASE_URL=postgres://postgres@127.0.0.1:5432/ours\nJWT_SECRET=" + "s" * 40 + "\n"
+    (project / ".env").write_text(dot_env)  # git-ignored: the user's own
+
+    aside.rename(embedded)
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    scripts = json.loads((project / "package.json").read_text())["scripts"]
+    assert scripts["dev"].startswith("tsx src/embedded-postgres.ts tsx watch "), scripts
+    assert scripts["test"].startswith("tsx src/embedded-postgres.ts --temporary vitest run"), scripts
+    assert (project / "src/embedded-postgres.ts").is_file()
+    assert server.read_text().endswith("// our own line\n")
+    assert (project / ".env").read_text() == dot_env
+    assert ".data/" in (project / ".gitignore").read_text().splitlines()
+
+
 # --- 6. files a release moved -----------------------------------------------------------------------
 
 OLD_PLACES = "  mailer.ts: {mvc: src/services/mailer.ts}\n"
