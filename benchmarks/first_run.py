@@ -89,10 +89,10 @@ def dev_to_health(project: Path, env: dict[str, str]) -> tuple[float, int]:
             peak = max(peak, tree_rss_kb(process.pid))
             if process.poll() is not None:
                 raise SystemExit(f"dev exited {process.returncode} in {project}")
-            with contextlib.suppress(OSError, urllib.error.URLError):
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1) as response:
-                    if response.status == 200:
-                        return time.monotonic() - started, peak
+            url = f"http://127.0.0.1:{port}/health"
+            with contextlib.suppress(OSError, urllib.error.URLError), urllib.request.urlopen(url, timeout=1) as answer:
+                if answer.status == 200:
+                    return time.monotonic() - started, peak
             if time.monotonic() - started > 120:
                 raise SystemExit(f"dev did not answer within 120 s in {project}")
             time.sleep(0.05)

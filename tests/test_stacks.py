@@ -764,6 +764,18 @@ def the_first_run_needs_no_database_server(project: Path, command: str, env: dic
     output = run_as_developer([command, "run", "test"], project, env)
     assert "are skipped: set DATABASE_URL to run them" in output, output
     assert_api_tests_ran(output, project)
+    # With CI set nothing is skipped: without a database the run fails at once, in one line.
+    in_ci = subprocess.run(
+        [command, "run", "test"],
+        cwd=project,
+        env={**env, "CI": "true"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert in_ci.returncode != 0, in_ci.stdout
+    assert "DATABASE_URL is not set: in CI and production the tests run on a server" in in_ci.stdout, in_ci.stdout
 
     start = json.loads((project / "package.json").read_text())["scripts"]["start"]
     refused = subprocess.run(
