@@ -116,7 +116,7 @@ def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     env = tools_env()
     results: dict[tuple[str, str], list[float]] = {}
-    peaks: dict[str, int] = {}
+    peaks: dict[tuple[str, str], int] = {}
     with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
         projects = {
             runtime: generate(Path(scratch), "postgresql", runtime, framework, "drizzle", env, BUNDLES)
@@ -128,12 +128,12 @@ def main() -> None:
                 for case in BUDGETS:
                     seconds, peak = dev_to_health(project, env)
                     results.setdefault((runtime, case), []).append(seconds)
-                    peaks[runtime] = max(peaks.get(runtime, 0), peak)
+                    peaks[runtime, case] = max(peaks.get((runtime, case), 0), peak)
     print(f"dev -> first 200 on /health, embedded PostgreSQL, median of {rounds} (budget: ratio to it)")
     print(f"{'runtime':<8} {'case':<10} {'seconds':>8} {'/ budget':>9} {'peak RSS MB':>12}")
     for (runtime, case), values in results.items():
         median = statistics.median(values)
-        print(f"{runtime:<8} {case:<10} {median:>8.2f} {median / BUDGETS[case]:>9.2f} {peaks[runtime] / 1024:>12.0f}")
+        print(f"{runtime:<8} {case:<10} {median:>8.2f} {median / BUDGETS[case]:>9.2f} {peaks[runtime, case] / 1024:>12.0f}")
 
 
 if __name__ == "__main__":
