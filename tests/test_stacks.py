@@ -593,8 +593,8 @@ def serve_and_probe(
 
 
 # One PostgreSQL case per runtime runs as its README's first commands say, with no DATABASE_URL:
-# on the embedded PostgreSQL (PGlite) of `dev` and `test`.
-EMBEDDED = {"node-express-postgresql", "bun-hono-postgresql", "deno-hono-postgresql"}
+# on the embedded PostgreSQL (PGlite) of `dev` and `test`. Next.js too: its `dev` is its own.
+EMBEDDED = {"node-express-postgresql", "bun-hono-postgresql", "deno-hono-postgresql", "node-nextjs-postgresql"}
 FIRST_RUN_LINE = (
     "database: embedded PostgreSQL (PGlite) in .data/postgres: one connection, "
     "transactions run one at a time; set DATABASE_URL to use a server"
