@@ -133,7 +133,9 @@ def main() -> None:
     print(f"{'runtime':<8} {'case':<10} {'seconds':>8} {'/ budget':>9} {'peak RSS MB':>12}")
     for (runtime, case), values in results.items():
         median = statistics.median(values)
-        print(f"{runtime:<8} {case:<10} {median:>8.2f} {median / BUDGETS[case]:>9.2f} {peaks[runtime, case] / 1024:>12.0f}")
+        print(
+            f"{runtime:<8} {case:<10} {median:>8.2f} {median / BUDGETS[case]:>9.2f} {peaks[runtime, case] / 1024:>12.0f}"
+        )
 
 
 if __name__ == "__main__":
