@@ -31,13 +31,14 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
     if has_database(context):
         stack = VERSIONS["adapterDependencies"][f"{context['databaseEngine']}/{context['databaseAdapter']}"]
         names += stack[kind]
+        names += VERSIONS["engineDependencies"].get(context["databaseEngine"], {}).get(kind, [])
         pinned = {**pinned, **stack.get("packages", {})}  # a stack that needs other versions
     apis = selected_apis(context)
     for api in apis:
         names += (MANIFESTS[api].get("dependencies") or {}).get(kind, [])
     if apis:  # the APIs' tests check every answer against the OpenAPI document
         names += VERSIONS["apiDependencies"][kind]
-        names += VERSIONS["apiEngineDependencies"][context["databaseEngine"]][kind]
+        names += VERSIONS["apiEngineDependencies"].get(context["databaseEngine"], {}).get(kind, [])
     if apis and context["runtime"] in VERSIONS["apiRuntimeDependencies"]:
         names += VERSIONS["apiRuntimeDependencies"][context["runtime"]][kind]
     return {name: pinned[name] for name in sorted(set(names))}
