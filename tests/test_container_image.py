@@ -209,6 +209,15 @@ IMAGE_CASES = {
 }
 
 
+def optional_peers(node_modules: Path) -> set[str]:
+    """The packages that the installed packages name as optional peers."""
+    names: set[str] = set()
+    for manifest in [*node_modules.glob("*/package.json"), *node_modules.glob("@*/*/package.json")]:
+        meta = json.loads(manifest.read_text()).get("peerDependenciesMeta") or {}
+        names |= {name for name, about in meta.items() if about.get("optional")}
+    return names
+
+
 @pytest.mark.parametrize("case", sorted(IMAGE_CASES))
 def test_the_images_steps_build_and_start_the_server(tmp_path, case):
     answers = IMAGE_CASES[case]
@@ -225,8 +234,10 @@ def test_the_images_steps_build_and_start_the_server(tmp_path, case):
     # What the image holds: the runtime dependencies, none of the development ones.
     manifest = json.loads((project / "package.json").read_text())
     assert all((final / "node_modules" / name).exists() for name in manifest["dependencies"])
-    # (Type packages aside: npm keeps one that a runtime package names as an optional peer.)
-    tools = [name for name in manifest.get("devDependencies", {}) if not name.startswith("@types/")]
+    # (Aside: npm keeps a development package that a runtime one names as an optional peer, as
+    # drizzle-orm names @electric-sql/pglite and @types/pg.)
+    kept = optional_peers(final / "node_modules")
+    tools = [name for name in manifest.get("devDependencies", {}) if name not in kept]
     present = [name for name in tools if (final / "node_modules" / name).exists()]
     assert not present, present
     start = exec_form(manifest["scripts"]["start"])
