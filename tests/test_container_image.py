@@ -234,10 +234,12 @@ def test_the_images_steps_build_and_start_the_server(tmp_path, case):
     # What the image holds: the runtime dependencies, none of the development ones.
     manifest = json.loads((project / "package.json").read_text())
     assert all((final / "node_modules" / name).exists() for name in manifest["dependencies"])
-    # (Aside: npm keeps a development package that a runtime one names as an optional peer, as
-    # drizzle-orm names @electric-sql/pglite and @types/pg.)
+    # (Type packages aside, and what npm keeps as a runtime package's optional peer: drizzle-orm
+    # names @electric-sql/pglite, the embedded PostgreSQL of `dev`.)
     kept = optional_peers(final / "node_modules")
-    tools = [name for name in manifest.get("devDependencies", {}) if name not in kept]
+    tools = [
+        name for name in manifest.get("devDependencies", {}) if not name.startswith("@types/") and name not in kept
+    ]
     present = [name for name in tools if (final / "node_modules" / name).exists()]
     assert not present, present
     start = exec_form(manifest["scripts"]["start"])
