@@ -777,19 +777,8 @@ def the_first_run_needs_no_database_server(project: Path, command: str, env: dic
     assert in_ci.returncode != 0, in_ci.stdout
     assert "DATABASE_URL is not set: in CI and production the tests run on a server" in in_ci.stdout, in_ci.stdout
 
-    start = json.loads((project / "package.json").read_text())["scripts"]["start"]
-    refused = subprocess.run(
-        script_command(start),
-        cwd=project,
-        env={**env, "NODE_ENV": "production"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert refused.returncode == 1, refused.stdout + refused.stderr
-    lines = refused.stderr.strip().splitlines()
-    assert len(lines) == 1 and "DATABASE_URL: not set" in lines[0], refused.stderr
+    refusal = the_start_refusal(project, {**env, "NODE_ENV": "production"})
+    assert "DATABASE_URL: not set" in refusal, refusal
 
 
 def case_of(project: Path) -> str:
@@ -984,17 +973,24 @@ def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str]) ->
     run([*command, *(str(path.relative_to(project)) for path in files)], project, with_local_bin(project, env))
 
 
-def a_bad_environment_stops_the_server_with_one_clear_line(project: Path, env: dict[str, str]) -> None:
+def the_start_refusal(project: Path, env: dict[str, str]) -> str:
+    """The `start` script's command in `env`, which must stop the server with exit status 1 and
+    one line on stderr naming the bad environment: that line."""
     start = json.loads((project / "package.json").read_text())["scripts"]["start"]
-    # Two bad values (not PORT: `next start` checks that one itself, before the app runs).
-    bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "HOST": ""}
     done = subprocess.run(
-        script_command(start), cwd=project, env=bad, capture_output=True, text=True, timeout=60, check=False
+        script_command(start), cwd=project, env=env, capture_output=True, text=True, timeout=60, check=False
     )
-    assert done.returncode == 1
+    assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Invalid environment: "), done.stderr
-    assert "HOST" in lines[0] and "DATABASE_URL: must be a postgres:// URL" in lines[0]
+    return lines[0]
+
+
+def a_bad_environment_stops_the_server_with_one_clear_line(project: Path, env: dict[str, str]) -> None:
+    # Two bad values (not PORT: `next start` checks that one itself, before the app runs).
+    bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "HOST": ""}
+    refusal = the_start_refusal(project, bad)
+    assert "HOST" in refusal and "DATABASE_URL: must be a postgres:// URL" in refusal
 
 
 @contextlib.contextmanager
