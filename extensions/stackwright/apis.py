@@ -181,6 +181,12 @@ def api_database_scripts(context: Any) -> list[str]:
 API_TABLE_SUFFIXES = {"drizzle": ".api-table.ts", "mongoose": ".api-model.ts"}
 
 
+def api_folders_of(context: Any) -> list[str]:
+    """The API folders of the chosen APIs: `shared` (what every API uses), then one per API."""
+    apis = selected_apis(context)
+    return [SHARED_API_FOLDER, *apis] if apis else []
+
+
 @pass_context
 def api_tables(context: Any) -> list[str]:
     """The chosen APIs' own Drizzle tables or Mongoose models (storage/<adapter>/<name>.api-table.ts,
@@ -192,6 +198,6 @@ def api_tables(context: Any) -> list[str]:
         return []
     return [
         path.name.removesuffix(".jinja")
-        for api in selected_apis(context)
+        for api in api_folders_of(context)
         for path in sorted((API_FOLDERS / api / "storage" / adapter).glob(f"*{suffix}.jinja"))
     ]

@@ -13,7 +13,7 @@ from typing import Any
 
 from jinja2 import pass_context
 
-from .apis import SHARED_API_FOLDER, selected_apis
+from .apis import api_folders_of
 from .bundles import MODEL_ORDER, has_database, model_keys
 from .layouts import layout_path, model_dialect
 from .paths import layer_fragments
@@ -53,18 +53,12 @@ LAYERS: list[tuple[str, Callable[[Any], list[str]]]] = [
     ("bundles", lambda a: ["bundles"] if model_keys(a) else []),
     # The domain APIs, one folder each under apis/ (`shared` holds what every API uses): a
     # framework- and ORM-free service, its storage on the data layer, its HTTP on the framework.
-    ("domain APIs", lambda a: [folder for api in _api_parts(a) for folder in _api_folders(api, a)]),
+    ("domain APIs", lambda a: [folder for api in api_folders_of(a) for folder in _api_folders(api, a)]),
 ]
 
 
 def _dialect(a: Any) -> str:
     return model_dialect(a["databaseEngine"], a["databaseAdapter"])
-
-
-def _api_parts(a: Any) -> list[str]:
-    """The API folders the chosen APIs need: `shared`, then one per API."""
-    apis = selected_apis(a)
-    return [SHARED_API_FOLDER, *apis] if apis else []
 
 
 def _api_folders(api: str, a: Any) -> list[str]:
