@@ -71,7 +71,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "api-docs.ts": "src/utils/api-docs.ts",
         "rate-limit-store.ts": "src/db/rate-limit-store.ts",
         # Drizzle: the shared rate limits' table, beside the models.
-        "rate-limit.api-table.ts": "src/db/schema/rate-limit.ts",
+        "rate-limit.api-table.ts": "src/db/rate-limit.api-table.ts",
         "http-edge.ts": "src/utils/http-edge.ts",
         "edge.middleware.ts": "src/middlewares/edge.middleware.ts",
         "error-handler.ts": "src/middlewares/error-handler.ts",
@@ -116,7 +116,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "api-docs.ts": "src/shared/edge/api-docs.ts",
         "rate-limit-store.ts": "src/database/rate-limit-store.ts",
         # Drizzle: the shared rate limits' table, beside the models.
-        "rate-limit.api-table.ts": "src/database/rate-limit.table.ts",
+        "rate-limit.api-table.ts": "src/database/rate-limit.api-table.ts",
         "http-edge.ts": "src/shared/middlewares/http-edge.ts",
         "edge.middleware.ts": "src/shared/middlewares/edge.middleware.ts",
         "error-handler.ts": "src/shared/middlewares/error-handler.ts",
@@ -165,7 +165,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "api-docs.ts": "src/common/api-docs.ts",
         "rate-limit-store.ts": "src/database/rate-limit-store.ts",
         # Drizzle: the shared rate limits' table, beside the models.
-        "rate-limit.api-table.ts": "src/database/rate-limit.table.ts",
+        "rate-limit.api-table.ts": "src/database/rate-limit.api-table.ts",
         "http-edge.ts": "src/common/http-edge.ts",
         "nest-logger.ts": "src/common/nest-logger.ts",
         "health.module.ts": "src/health/health.module.ts",
@@ -209,7 +209,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "api-docs.ts": "src/lib/api-docs.ts",
         "rate-limit-store.ts": "src/db/rate-limit-store.ts",
         # Drizzle: the shared rate limits' table, beside the models.
-        "rate-limit.api-table.ts": "src/db/schema/rate-limit.ts",
+        "rate-limit.api-table.ts": "src/db/rate-limit.api-table.ts",
         "http-edge.ts": "src/lib/http-edge.ts",
         "lifecycle.ts": "src/lib/lifecycle.ts",
         "env.ts": "src/lib/env.ts",

@@ -89,7 +89,8 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
     # `lists_routes: False`: its router cannot list what it serves (Express 5 keeps no mount
     # paths), so tests/routes.test.ts checks its routes by their answers only.
     "express": {"test_client": "Supertest", "edge": "node-http", "lists_routes": False},
-    "hono": {"test_client": "`app.request`"},
+    # `controllers: False`: its handlers sit in its routes files (README's "Project layout").
+    "hono": {"test_client": "`app.request`", "controllers": False},
     "nestjs": {
         "test_client": "`@nestjs/testing` and Supertest",
         "decorators": True,
