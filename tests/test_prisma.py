@@ -123,25 +123,6 @@ def db_migrate_rest(project: Path, url: str, env: dict[str, str] | None = None) 
     run(command, project, {**(env or {}), "DATABASE_URL": url})
 
 
-# What Prisma's migration makes on MySQL of the APIs' own schema files that the Drizzle twin
-# lacks (on Drizzle, rate-limiter-flexible makes rate_limits itself; the twin's migration has
-# the mail outbox's table, as the API's Drizzle variant does).
-API_TABLES_MYSQL = {
-    "rate-limit.prisma": (
-        "create table rate_limits (`key` varchar(255) not null, points int not null default 0, "
-        "expire bigint unsigned null, primary key (`key`))"
-    ),
-}
-
-
-def create_api_tables(project: Path, url: str) -> None:
-    """The APIs' own tables of a MySQL Prisma project (rate limits, mail outbox), as its migration makes them."""
-    for schema, statement in API_TABLES_MYSQL.items():
-        if (project / "prisma" / "schema" / schema).exists():
-            done = query("mysql", url.rsplit("/", 1)[1], statement)
-            assert done.returncode == 0, done.stderr
-
-
 def create_tables(project: Path, engine: str, url: str, scratch: Path, env: dict[str, str] | None = None) -> None:
     """Create a Prisma SQL project's tables on the empty database of `url`, as its `db:generate`
     and `db:migrate` would where Prisma's native schema engine can be downloaded. PostgreSQL:
@@ -157,7 +138,6 @@ def create_tables(project: Path, engine: str, url: str, scratch: Path, env: dict
         twin = build_drizzle(scratch / "drizzle-twin", "mysql", "mvc", answers["models"])
         done = migrate_drizzle(twin, "mvc", url)
         assert done.returncode == 0, done.stdout + done.stderr
-        create_api_tables(project, url)
     if " && " in json.loads((project / "package.json").read_text())["scripts"]["db:migrate"]:
         db_migrate_rest(project, url, env)
 
@@ -341,7 +321,6 @@ def test_mysql_prisma_schema_equals_the_drizzle_tables_and_its_client_runs_on_th
         url = server_url("mysql", db)
         done = migrate_drizzle(drizzle, "mvc", url)
         assert done.returncode == 0, done.stderr
-        create_api_tables(project, url)
         expected, actual = expected_mysql(dmmf(project)), actual_mysql(db)
         for fact in ("columns", "foreign_keys"):
             assert expected[fact] == actual[fact], (

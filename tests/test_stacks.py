@@ -21,6 +21,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from conftest import (
     CACHE,
     NODE_LTS_VERSION,
     FreshDatabase,
+    _server_up,
     assert_api_tests_ran,
     copied,
     free_port,
@@ -994,7 +996,7 @@ def a_bad_environment_stops_the_server_with_one_clear_line(project: Path, env: d
 
 
 @contextlib.contextmanager
-def dev_server(project: Path, port: int, database_url: str) -> Iterator[None]:
+def dev_server(project: Path, port: int, database_url: str) -> Iterator[subprocess.Popen]:
     """The project's `dev` script's command, listening on `port`; killed with its process group
     (`tsx watch` and `next dev` run the server in a child process)."""
     dev = json.loads((project / "package.json").read_text())["scripts"]["dev"]
@@ -1015,24 +1017,33 @@ def dev_server(project: Path, port: int, database_url: str) -> Iterator[None]:
     )
     try:
         wait_listening(process, port, f"`{dev}`", seconds=60)
-        yield
+        yield process
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=15)
 
 
 def test_nest_injects_its_providers_under_the_dev_server(copie):
-    """`dev` runs the sources with `tsx watch`, which emits no decorator metadata: only the
-    explicit tokens inject the database, so readiness is 200 against the real PostgreSQL."""
+    """`dev` runs the sources through Nest's CLI and SWC, which emit the decorator metadata that
+    injection by class reads: readiness is 200 against the real PostgreSQL, and the auth guard
+    (its AuthService injected by class) refuses a call without a token with 401, not a 500.
+    A SIGTERM to `dev` alone stops the app too: none of its processes keeps the port."""
     require_server("PostgreSQL", 5432)
-    answers = {**stack_answers("node-nestjs", 0), **DATA_LAYERS["postgresql"], "bundles": [], "models": []}
+    answers = {**stack_answers("node-nestjs", 0), **DATA_LAYERS["postgresql"], "bundles": ["auth"]}
     project = copied(copie.copy(extra_answers={**answers, "projectName": "api"}))
     install_node_modules(project)
+    shutil.copy(project / ".env.example", project / ".env")  # the rest of the environment
     dev = json.loads((project / "package.json").read_text())["scripts"]["dev"]
-    assert "tsx watch " in dev
+    assert "nest start --watch" in dev
     port = free_port()
-    with FreshDatabase("postgresql") as name, dev_server(project, port, server_url("postgresql", name)):
+    with FreshDatabase("postgresql") as name, dev_server(project, port, server_url("postgresql", name)) as process:
         assert get(port, "/health/ready") == (200, {"status": "ready", "database": "up"})
+        status, body = get(port, "/api/v1/auth/me")
+        assert (status, body["error"]["code"]) == (401, "UNAUTHENTICATED"), body
+        process.terminate()
+        assert process.wait(timeout=30) is not None
+        time.sleep(1)
+        assert not _server_up(port), "`dev` stopped, its app still listens"
 
 
 def test_next_keeps_one_database_connection_across_dev_reloads(copie):

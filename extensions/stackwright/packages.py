@@ -135,6 +135,9 @@ BUILD_SCRIPT_DEPENDENCIES = ["esbuild"]
 # Its CLI fetches an engine when a command first needs one, and the project's own postinstall
 # generates the client.
 DECLINED_BUILD_SCRIPTS = {"prisma": ["@prisma/client", "@prisma/engines", "prisma"]}
+# NestJS's SWC compiler (`dev`): @swc/core's script only checks that its native binary (an
+# optional dependency of its own) loads, and fetches a WASM build when it does not.
+FRAMEWORK_DECLINED_BUILD_SCRIPTS = {"nestjs": ["@swc/core"]}
 # The APIs' docs page (swagger-ui-dist) brings @scarf/scarf, whose install script reports the
 # install to its vendor: turned down.
 API_DECLINED_BUILD_SCRIPTS = ["@scarf/scarf"]
@@ -144,7 +147,8 @@ API_DECLINED_BUILD_SCRIPTS = ["@scarf/scarf"]
 def declined_build_scripts(context: Any) -> list[str]:
     """The install scripts the current answers' project turns down (DECLINED_BUILD_SCRIPTS)."""
     names = DECLINED_BUILD_SCRIPTS.get(context.get("databaseAdapter"), []) if has_database(context) else []
-    return [*(API_DECLINED_BUILD_SCRIPTS if selected_apis(context) else []), *names]
+    framework = FRAMEWORK_DECLINED_BUILD_SCRIPTS.get(context.get("framework"), [])
+    return [*(API_DECLINED_BUILD_SCRIPTS if selected_apis(context) else []), *framework, *names]
 
 
 # How a runtime's scripts run the Prisma CLI: Deno runs its entry file, the others its bin.

@@ -97,6 +97,10 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "edge": "node-http",
         # Nest's modules build the services (dependency injection): no composition root file.
         "leaves_out": ["services.ts"],
+        # Nest's CLI runs `dev` with SWC (nest-cli.json, .swcrc), which emits the decorator
+        # metadata that injection by class needs (tsx's esbuild emits none); without a shell
+        # between it and the app, so a stop signal reaches the app.
+        "dev_command": "nest start --watch --no-shell",
     },
     "nextjs": {
         "test_client": "route handlers called directly",
