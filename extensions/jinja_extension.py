@@ -74,6 +74,7 @@ class StackwrightExtension(Extension):
             fragment_for=plan.fragment_for,
             place=layouts.place,
             import_path=layouts.import_path,
+            alias_path=layouts.alias_path,
             compiled_path=layouts.compiled_path,
             relative_dir=layouts.relative_dir,
             import_extension=layouts.import_extension,

@@ -989,7 +989,7 @@ def the_start_refusal(project: Path, env: dict[str, str]) -> str:
 
 
 def a_bad_environment_stops_the_server_with_one_clear_line(project: Path, env: dict[str, str]) -> None:
-    # Two bad values (not PORT: `next start` checks that one itself, before the app runs).
+    # Two bad values.
     bad = {**with_local_bin(project, env), "DATABASE_URL": "not a url", "HOST": ""}
     refusal = the_start_refusal(project, bad)
     assert "HOST" in refusal and "DATABASE_URL: must be a postgres:// URL" in refusal

@@ -47,14 +47,16 @@ def prisma_format(text: str) -> str:
 
 
 def _import_order(line: str) -> tuple[int, int, str]:
-    """Biome's import order: a protocol's modules (bun:, node:), packages, then paths, farthest first."""
+    """Biome's import order: a protocol's modules (bun:, node:), packages, aliases, then paths, farthest first."""
     source = re.search(r'from "([^"]+)"', line)
     spec = source.group(1) if source else line
     if re.match(r"[a-z]+:", spec):
         return (0, 0, spec)
+    if spec.startswith("@/"):
+        return (2, 0, spec.translate(_BIOME_RANK))  # an alias (tsconfig's paths): after packages
     if not spec.startswith("."):
         return (1, 0, spec.replace("/", " "))  # a package's own paths first: "ajv/dist" < "ajv-formats"
-    return (2, -spec.count("../"), spec.translate(_BIOME_RANK))
+    return (3, -spec.count("../"), spec.translate(_BIOME_RANK))
 
 
 # Biome orders '.' before '_' before '-' before letters ('./comment.js' < './comment-like.js').

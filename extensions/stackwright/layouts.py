@@ -194,8 +194,9 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "api-client.ts": "tests/support/api-client.ts",
         "routes.test.ts": "tests/routes.test.ts",
         "served-edge.test.ts": "tests/served-edge.test.ts",
-        "instrumentation.ts": "src/instrumentation.ts",
-        "instrumentation-node.ts": "src/instrumentation-node.ts",
+        # Next's custom server: the process, and the edge it puts before Next's handler.
+        "server.ts": "src/server.ts",
+        "next-edge.ts": "src/lib/next-edge.ts",
         "health.route.ts": "src/app/health/route.ts",
         "ready.route.ts": "src/app/health/ready/route.ts",
         "not-found.route.ts": "src/app/[[...notFound]]/route.ts",
@@ -375,6 +376,13 @@ def import_path(context: Any, from_key: str, to_key: str) -> str:
     rel = posixpath.relpath(target, posixpath.dirname(source))
     rel = rel if rel.startswith(".") else f"./{rel}"
     return re.sub(r"\.ts$", _import_suffix(context), rel)
+
+
+@pass_context
+def alias_path(context: Any, key: str) -> str:
+    """The `@/` import specifier of a layout file (its path under the sources, tsconfig's `paths`)."""
+    rel = posixpath.relpath(layout_path(context, key), layout_path(context, "src"))
+    return "@/" + re.sub(r"\.ts$", _import_suffix(context), rel)
 
 
 @pass_context

@@ -103,7 +103,7 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "dev_command": "nest start --watch --no-shell",
     },
     "nextjs": {
-        "test_client": "route handlers called directly",
+        "test_client": "route handlers called through a router of their folders",
         "own_tooling": ["node"],
         "edge": "node-http",
         # Its route handlers get a Request of Next's making, which the edge never sees: the
@@ -111,8 +111,9 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "logs_user": False,
         "import_suffix": "",
         "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
-        "build_output": ".next/",
-        "image_files": ["{project}next.config.ts", "{project}.next"],
+        "build_output": ".next/ and dist/",
+        # Next's build, and its custom server (src/server.ts) bundled into dist/.
+        "image_files": ["{project}next.config.ts", "{project}.next", "dist"],
         "generated": [".next/", "next-env.d.ts", "*.tsbuildinfo"],
     },
 }
