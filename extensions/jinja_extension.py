@@ -85,6 +85,7 @@ class StackwrightExtension(Extension):
             # packages and commands
             versions=packages.VERSIONS,
             dependencies=packages.dependencies,
+            pinned_below=packages.pinned_below,
             package_manager_field=packages.package_manager_field,
             run_command=packages.run_command,
             prisma_cli=packages.prisma_cli,

@@ -44,6 +44,18 @@ def dependencies(context: Any, kind: str) -> dict[str, str]:
     return {name: pinned[name] for name in sorted(set(names))}
 
 
+@pass_context
+def pinned_below(context: Any) -> dict[str, str]:
+    """{package: exact version} pinned below the project's dependencies (versions.json's
+    pinnedBelow, for the dependencies this project installs)."""
+    installed = {**dependencies(context, "runtime"), **dependencies(context, "dev")}
+    pins: dict[str, str] = {}
+    for parent, below in VERSIONS["pinnedBelow"].items():
+        if parent in installed:  # "$comment" never is
+            pins.update(below)
+    return dict(sorted(pins.items()))
+
+
 def package_manager_field(manager: str) -> str:
     """Value of package.json's packageManager field ("" for npm, which needs none)."""
     version = VERSIONS["packageManagers"].get(manager)
