@@ -42,6 +42,7 @@ sys.path.insert(0, str(REPO / "extensions"))
 sys.path.insert(0, str(REPO / "hooks"))
 sys.path.insert(0, str(REPO / "scripts"))
 
+from stackwright.apis import API_FOLDERS
 from stackwright.packages import VERSIONS
 
 # The current Node.js LTS (versions.json: the image's Node too): generated projects must run on
@@ -202,14 +203,22 @@ def timed(label: str) -> Iterator[None]:
         log_seconds(started, f"[{label}]")
 
 
+# Each domain API's test files (its folder's, and the shared folder's: the routes and the served
+# edge): every one needs the database.
+API_TEST_FILES: dict[str, list[str]] = {
+    folder.name: sorted(path.name.removesuffix(".jinja") for path in folder.rglob("*.test.ts.jinja"))
+    for folder in sorted(API_FOLDERS.iterdir())
+    if folder.is_dir()
+}
+
+
 def assert_api_tests_ran(output: str, project: Path) -> None:
-    """A test run's output names each domain API's test file of the project: a runner that
+    """A test run's output names each test file of the project's domain APIs: a runner that
     left one out (a glob, a folder) would still exit 0."""
     answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
     assert answers.get("apis"), "the project serves no domain API"
-    # The auth API's sign-in with Google and GitHub has a test file of its own.
-    for name in [*answers["apis"], *(["oauth"] if "auth" in answers["apis"] else [])]:
-        assert f"{name}.test.ts" in output, f"{name}.test.ts did not run:\n{output}"
+    for name in (name for api in answers["apis"] for name in API_TEST_FILES[api]):
+        assert name in output, f"{name} did not run:\n{output}"
 
 
 def install_node_modules(project: Path, real_folder: bool = False) -> Path:

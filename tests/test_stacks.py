@@ -38,6 +38,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import (
+    API_TEST_FILES,
     CACHE,
     NODE_LTS_VERSION,
     FreshDatabase,
@@ -64,7 +65,6 @@ from test_package_managers import install as install_with
 from test_package_managers import package_manager, tool_env
 from test_prisma import create_tables
 
-from stackwright.apis import APIS
 from stackwright.bundles import BUNDLES
 from stackwright.layouts import LAYOUTS
 from stackwright.packages import VERSIONS, lockfile
@@ -962,12 +962,7 @@ def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str]) ->
     database) are the framework's, which the SQL cases of the same framework prove."""
     command = json.loads((project / "package.json").read_text())["scripts"]["test"].split()
     tests = project / answers.get("rootDir", ".") / LAYOUTS[answers["architecture"]]["tests"]
-    skipped = {f"{api}.test.ts" for api in APIS} | {
-        "routes.test.ts",
-        "served-edge.test.ts",
-        "mail-outbox.test.ts",
-        "oauth.test.ts",
-    }
+    skipped = {name for names in API_TEST_FILES.values() for name in names}
     files = sorted(path for path in tests.glob("*.test.ts") if path.name not in skipped)
     assert files, f"no tests in {tests}"
     if (project / command[-1]).resolve() == tests.resolve():
