@@ -41,6 +41,22 @@ MODULES = [
     ("post-like", "posts"),
     ("comment-like", "comments"),
 ]
+# NestJS's layout (modular): each model's table moved from its feature folder to the module of
+# the domain API that owns it (src/users/user.table.ts became src/auth/user.table.ts).
+MODEL_APIS = {
+    "user": "auth",
+    "session": "auth",
+    "refresh-token": "auth",
+    "otp": "auth",
+    "account": "bank",
+    "transaction": "bank",
+    "ledger": "bank",
+    "category": "blog",
+    "post": "blog",
+    "comment": "blog",
+    "post-like": "blog",
+    "comment-like": "blog",
+}
 # Old path -> new path, relative to rootDir, per architecture: the files the release after
 # 0.x moved so that generated projects keep their boundaries (see CHANGELOG). The suite
 # checks each new path against the layouts, so this list cannot drift from them.
@@ -76,12 +92,20 @@ MOVED: dict[str, dict[str, str]] = {
         "src/database/immutable-ledger.ts": "src/common/immutable-ledger.ts",
         "src/common/openapi.ts": "src/api/openapi.ts",
         "src/common/mailer.ts": "src/auth/mailer.ts",
-        **{f"src/{module}/{model}.schema.ts": f"src/{module}/{model}.table.ts" for model, module in MODULES},
+        **{f"src/{module}/{model}.schema.ts": f"src/{MODEL_APIS[model]}/{model}.table.ts" for model, module in MODULES},
+        **{
+            f"src/{module}/{model}.{kind}.ts": f"src/{MODEL_APIS[model]}/{model}.{kind}.ts"
+            for model, module in MODULES
+            for kind in ("table", "model")
+            if module != MODEL_APIS[model]
+        },
     },
     "file-api": {
         "src/lib/db.ts": "src/db/client.ts",
         "src/lib/openapi.ts": "src/openapi.ts",
         "src/lib/mailer.ts": "src/modules/auth/mailer.ts",
+        # The caller of a request became the route builder of every route file.
+        "src/app/api/v1/auth/caller.ts": "src/app/api/v1/record-route.ts",
     },
 }
 

@@ -587,14 +587,73 @@ def test_a_conflicting_edit_of_a_moved_file_fails_the_update_and_names_it(tmp_pa
     assert FIRST_LINE + " // ours" in text and FIRST_LINE + " // 2.0.0" in text
 
 
+def updated_across_a_move(tmp_path: Path, old_release, new_release, old: str, new: str, **stack):
+    """v1 made by `old_release` (an edit of the template) writes a file at `old`; the user adds
+    a line to it; v2 (`new_release`) writes it at `new`. Returns the update's result, the
+    file's new path and the user's line."""
+    template = TemplateRepo(tmp_path / "template")
+    old_release(template)
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "api", **stack)
+    assert (project / old).is_file() and not (project / new).exists()
+    ours = "// Ours: kept through the move.\n"
+    (project / old).write_text((project / old).read_text() + ours)
+    commit_all(project, "our edit")
+    new_release(template)
+    template.release("v2.0.0")
+    done = update(project)
+    assert not (project / old).exists()
+    return done, project / new, ours
+
+
+def test_a_next_users_edit_of_the_request_caller_goes_to_the_route_builder(tmp_path):
+    """Next.js: src/app/api/v1/auth/caller.ts became src/app/api/v1/record-route.ts."""
+    manifest = "template/layers/apis/auth/api.yml"
+    new_place = "  record-route.ts: {file-api: src/app/api/v1/record-route.ts}\n"
+    old_place = "  record-route.ts: {file-api: src/app/api/v1/auth/caller.ts}\n"
+    done, new, ours = updated_across_a_move(
+        tmp_path,
+        lambda template: template.edit(manifest, lambda s: s.replace(new_place, old_place)),
+        lambda template: template.edit(manifest, lambda s: s.replace(old_place, new_place)),
+        "src/app/api/v1/auth/caller.ts",
+        "src/app/api/v1/record-route.ts",
+        framework="nextjs",
+        architecture="file-api",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert new.read_text().endswith(ours)
+
+
+def test_a_nest_users_edit_of_a_table_goes_to_its_apis_module(tmp_path):
+    """NestJS: the users table left its folder (src/users/) for auth's module (src/auth/)."""
+    layouts = "extensions/stackwright/layouts.py"
+    new_folder = '"modular": {"drizzle": "src/{api}", "mongoose": "src/{api}"},'
+    old_folder = '"modular": {"drizzle": "src/{module}", "mongoose": "src/{module}"},'
+    done, new, ours = updated_across_a_move(
+        tmp_path,
+        lambda template: template.edit(layouts, lambda s: s.replace(new_folder, old_folder)),
+        lambda template: template.edit(layouts, lambda s: s.replace(old_folder, new_folder)),
+        "src/users/user.table.ts",
+        "src/auth/user.table.ts",
+        framework="nestjs",
+        architecture="modular",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert new.read_text().endswith(ours)
+
+
 def test_every_moved_file_lands_where_the_layouts_place_it():
-    from move_files import MODULES, MOVED
+    from move_files import MODEL_APIS, MODULES, MOVED
 
     from stackwright.bundles import MODEL_MODULES
+    from stackwright.layouts import MODEL_APIS as LAYOUT_MODEL_APIS
 
     assert dict(MODULES) == MODEL_MODULES
+    assert MODEL_APIS == LAYOUT_MODEL_APIS
     for architecture, moves in MOVED.items():
-        tables = {model_file(architecture, "drizzle", model) for model in MODEL_MODULES}
-        placed = set(LAYOUTS[architecture].values()) | tables
+        models = {
+            model_file(architecture, adapter, model) for model in MODEL_MODULES for adapter in ("drizzle", "mongoose")
+        }
+        placed = set(LAYOUTS[architecture].values()) | models
         assert set(moves.values()) <= placed, architecture
         assert not set(moves) & placed, f"{architecture}: an old path is still a place of the layout"

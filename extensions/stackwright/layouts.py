@@ -15,7 +15,7 @@ from typing import Any
 from jinja2 import pass_context
 
 from .apis import API_FOLDERS, MANIFESTS
-from .bundles import MODEL_MODULES
+from .bundles import BUNDLES, MODEL_MODULES
 from .paths import PARTIAL_PREFIX
 from .stacks import FRAMEWORKS, RUNTIMES
 
@@ -318,13 +318,21 @@ def model_dialect(engine: str, adapter: str) -> str:
     return {"postgresql": "pg", "mysql": "mysql"}[engine]
 
 
+# The domain API whose bundle first names each model (the user: auth's): in NestJS's layout a
+# model's table sits in that API's module, which owns it.
+MODEL_APIS: dict[str, str] = {}
+for _api, _manifest in MANIFESTS.items():
+    for _model in BUNDLES[_manifest["bundle"]]:
+        MODEL_APIS.setdefault(_model, _api)
+
 # Where model files live per architecture: Drizzle's and Mongoose's folder ({module}: the
-# model's feature module, MODEL_MODULES); Drizzle names them <model>.table.ts inside a
-# feature module and <model>.ts inside a schema folder, Mongoose <model>.model.ts.
+# model's feature module, MODEL_MODULES; {api}: its API's module, MODEL_APIS); Drizzle names
+# them <model>.table.ts inside a module and <model>.ts inside a schema folder, Mongoose
+# <model>.model.ts.
 MODEL_FOLDERS: dict[str, dict[str, str]] = {
     "mvc": {"drizzle": "src/db/schema", "mongoose": "src/models"},
     "feature": {"drizzle": "src/modules/{module}", "mongoose": "src/modules/{module}"},
-    "modular": {"drizzle": "src/{module}", "mongoose": "src/{module}"},
+    "modular": {"drizzle": "src/{api}", "mongoose": "src/{api}"},
     "file-api": {"drizzle": "src/db/schema", "mongoose": "src/models"},
 }
 
@@ -338,10 +346,10 @@ def model_file(architecture: str, adapter: str, model: str) -> str:
     if adapter == "prisma":
         return f"{PRISMA_SCHEMA_FOLDER}/{model}.prisma"
     template = MODEL_FOLDERS[architecture][adapter]
-    folder = template.format(module=MODEL_MODULES[model])
+    folder = template.format(module=MODEL_MODULES[model], api=MODEL_APIS[model])
     if adapter == "mongoose":
         return f"{folder}/{model}.model.ts"
-    return f"{folder}/{model}.table.ts" if "{module}" in template else f"{folder}/{model}.ts"
+    return f"{folder}/{model}.table.ts" if "{" in template else f"{folder}/{model}.ts"
 
 
 def _in_root(context: Any, relpath: str) -> str:
