@@ -587,59 +587,49 @@ def test_a_conflicting_edit_of_a_moved_file_fails_the_update_and_names_it(tmp_pa
     assert FIRST_LINE + " // ours" in text and FIRST_LINE + " // 2.0.0" in text
 
 
-def updated_across_a_move(tmp_path: Path, old_release, new_release, old: str, new: str, **stack):
-    """v1 made by `old_release` (an edit of the template) writes a file at `old`; the user adds
-    a line to it; v2 (`new_release`) writes it at `new`. Returns the update's result, the
-    file's new path and the user's line."""
+# This turn's moves: the template file and text that place the file, its text before and after,
+# the file's old and new path, and the stack it is made for.
+MOVES = {
+    # Next.js: the caller of a request became the route builder of every route file.
+    "next-caller": (
+        "template/layers/apis/auth/api.yml",
+        "  record-route.ts: {file-api: src/app/api/v1/auth/caller.ts}\n",
+        "  record-route.ts: {file-api: src/app/api/v1/record-route.ts}\n",
+        "src/app/api/v1/auth/caller.ts",
+        "src/app/api/v1/record-route.ts",
+        {"framework": "nextjs", "architecture": "file-api"},
+    ),
+    # NestJS: the users table left its folder (src/users/) for auth's module (src/auth/).
+    "nest-table": (
+        "extensions/stackwright/layouts.py",
+        '"modular": {"drizzle": "src/{module}", "mongoose": "src/{module}"},',
+        '"modular": {"drizzle": "src/{api}", "mongoose": "src/{api}"},',
+        "src/users/user.table.ts",
+        "src/auth/user.table.ts",
+        {"framework": "nestjs", "architecture": "modular"},
+    ),
+}
+
+
+@pytest.mark.parametrize("move", sorted(MOVES))
+def test_a_users_edit_of_a_file_this_release_moved_goes_with_it(tmp_path, move):
+    """v1 (the template with the old place) writes the file at its old path; the user adds a
+    line to it; v2 (the template as it is) writes it at the new one: the update carries the line."""
+    placing, old_place, new_place, old, new, stack = MOVES[move]
     template = TemplateRepo(tmp_path / "template")
-    old_release(template)
+    template.edit(placing, lambda s: s.replace(new_place, old_place))
     template.release("v1.0.0")
     project = generate(template, tmp_path / "api", **stack)
     assert (project / old).is_file() and not (project / new).exists()
     ours = "// Ours: kept through the move.\n"
     (project / old).write_text((project / old).read_text() + ours)
     commit_all(project, "our edit")
-    new_release(template)
+    template.edit(placing, lambda s: s.replace(old_place, new_place))
     template.release("v2.0.0")
     done = update(project)
+    assert done.returncode == 0, done.stdout + done.stderr
     assert not (project / old).exists()
-    return done, project / new, ours
-
-
-def test_a_next_users_edit_of_the_request_caller_goes_to_the_route_builder(tmp_path):
-    """Next.js: src/app/api/v1/auth/caller.ts became src/app/api/v1/record-route.ts."""
-    manifest = "template/layers/apis/auth/api.yml"
-    new_place = "  record-route.ts: {file-api: src/app/api/v1/record-route.ts}\n"
-    old_place = "  record-route.ts: {file-api: src/app/api/v1/auth/caller.ts}\n"
-    done, new, ours = updated_across_a_move(
-        tmp_path,
-        lambda template: template.edit(manifest, lambda s: s.replace(new_place, old_place)),
-        lambda template: template.edit(manifest, lambda s: s.replace(old_place, new_place)),
-        "src/app/api/v1/auth/caller.ts",
-        "src/app/api/v1/record-route.ts",
-        framework="nextjs",
-        architecture="file-api",
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert new.read_text().endswith(ours)
-
-
-def test_a_nest_users_edit_of_a_table_goes_to_its_apis_module(tmp_path):
-    """NestJS: the users table left its folder (src/users/) for auth's module (src/auth/)."""
-    layouts = "extensions/stackwright/layouts.py"
-    new_folder = '"modular": {"drizzle": "src/{api}", "mongoose": "src/{api}"},'
-    old_folder = '"modular": {"drizzle": "src/{module}", "mongoose": "src/{module}"},'
-    done, new, ours = updated_across_a_move(
-        tmp_path,
-        lambda template: template.edit(layouts, lambda s: s.replace(new_folder, old_folder)),
-        lambda template: template.edit(layouts, lambda s: s.replace(old_folder, new_folder)),
-        "src/users/user.table.ts",
-        "src/auth/user.table.ts",
-        framework="nestjs",
-        architecture="modular",
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert new.read_text().endswith(ours)
+    assert (project / new).read_text().endswith(ours)
 
 
 def test_every_moved_file_lands_where_the_layouts_place_it():
