@@ -418,7 +418,7 @@ def test_sync_indexes_script_reports_failures(tmp_path: Path) -> None:
     project = _generate(tmp_path / "x", "mvc", ALL_BUNDLES, None)
     script = LAYOUTS["mvc"]["sync-indexes.ts"]
     manifest = json.loads((project / "package.json").read_text())
-    assert manifest["scripts"]["db:sync-indexes"] == f"tsx {script}"
+    assert manifest["scripts"]["db:sync-indexes"] == f"node --import tsx {script}"
     text = (project / script).read_text()
     assert "syncIndexes()" in text and "existsSync" in text and "loadEnvFile" in text
 

@@ -521,8 +521,8 @@ def test_an_update_brings_the_embedded_postgres_and_keeps_edits_and_env(tmp_path
     done = update(project)
     assert done.returncode == 0, done.stderr
     scripts = json.loads((project / "package.json").read_text())["scripts"]
-    assert scripts["dev"].startswith("tsx src/embedded-postgres.ts tsx watch "), scripts
-    assert scripts["test"].startswith("tsx src/embedded-postgres.ts --temporary vitest run"), scripts
+    assert scripts["dev"].startswith("node --import tsx src/embedded-postgres.ts tsx watch "), scripts
+    assert scripts["test"].startswith("node --import tsx src/embedded-postgres.ts --temporary vitest run"), scripts
     assert (project / "src/embedded-postgres.ts").is_file()
     assert server.read_text().endswith("// our own line\n")
     assert (project / ".env").read_text() == dot_env
