@@ -61,6 +61,22 @@ def template_copy() -> Path:
     return plain_copy(scratch)
 
 
+# The tests of a minute or more (each installs, checks, migrates and serves a project), started
+# first: the run then ends with short tests rather than with one long test started late. The
+# PostgreSQL stacks first among them: they also run the first run, the fuzzer, the typed client.
+LONG_TESTS = ("tests/test_stacks.py::test_stack_", "tests/test_stacks.py::test_node_stack_", "tests/test_prisma.py::")
+
+
+def long_test_rank(item: pytest.Item) -> int:
+    if not item.nodeid.startswith(LONG_TESTS):
+        return 2
+    return 0 if item.nodeid.endswith("-postgresql]") else 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=long_test_rank)  # stable: each group keeps pytest's order
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # pytest-copie's `copie` fixture renders the template its --template option names ("." by
     # default): the working tree of this repository, wherever pytest is started from.
