@@ -1020,7 +1020,9 @@ def dev_server(project: Path, port: int, database_url: str) -> Iterator[subproce
         wait_listening(process, port, f"`{dev}`", seconds=60)
         yield process
     finally:
-        os.killpg(process.pid, signal.SIGKILL)
+        # A test may have stopped it already (a SIGTERM to `dev`): then its group is gone.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=15)
 
 
