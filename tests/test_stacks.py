@@ -25,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -469,11 +470,20 @@ def front_end_pages() -> Iterator[int]:
             pages.shutdown()
 
 
-def the_edge_holds_in_a_browser(port: int, pages_port: int, smtp: SmtpSink) -> None:
+def passkey_steps_of(project: Path) -> str:
+    """The generated README's console steps that register a passkey and sign in with it."""
+    readme = (project / "README.md").read_text()
+    section = readme[readme.index("### Passkeys") :]
+    return section[section.index("```js\n") + len("```js\n") : section.index("\n```\n")]
+
+
+def the_edge_holds_in_a_browser(project: Path, port: int, pages_port: int, smtp: SmtpSink) -> None:
     """In headless Chromium: the docs page renders its operations with no console error and no
     request to another host; the front end from the listed origin (http://localhost:<pages_port>)
     signs in, reads its profile and lists posts, the request id readable; from the unlisted one
-    (http://127.0.0.1:<pages_port>) the browser refuses the first call."""
+    (http://127.0.0.1:<pages_port>) the browser refuses the first call. On the docs page, the
+    README's console steps register a passkey with Chromium's virtual authenticator and sign in
+    with it."""
     assert CHROMIUM.exists(), f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does)"
     modules = npm_tool("playwright-core", PLAYWRIGHT_CORE_VERSION)
     email, password = verified_user(port, smtp)
@@ -481,7 +491,21 @@ def the_edge_holds_in_a_browser(port: int, pages_port: int, smtp: SmtpSink) -> N
     given = urllib.parse.urlencode({"api": api, "email": email, "password": password})
     listed, unlisted = (f"http://{host}:{pages_port}/front_end.html?{given}" for host in ("localhost", "127.0.0.1"))
     script = BROWSER_PAGES / "edge_in_browser.mjs"
-    report = json.loads(run(["node", str(script), str(modules), api, listed, unlisted], BROWSER_PAGES).strip())
+    passkey_email, _ = verified_user(port, smtp)
+    token = post(port, "/api/v1/auth/sign-in", {"email": passkey_email, "password": password}, 200)["accessToken"]
+    steps = passkey_steps_of(project).replace('"ACCESS_TOKEN"', json.dumps(token))
+    assert token in steps, "the README's passkey steps name no ACCESS_TOKEN to replace"
+    with tempfile.NamedTemporaryFile("w", suffix=".js") as steps_file:
+        steps_file.write(steps)
+        steps_file.flush()
+        passkey = ["--passkey", f"http://localhost:{port}", steps_file.name]
+        command = ["node", str(script), str(modules), api, *passkey, listed, unlisted]
+        report = json.loads(run(command, BROWSER_PAGES).strip())
+    passkeys = report["passkey"]
+    assert not passkeys.get("error") and passkeys["registered"].get("name") == "Chromium", passkeys
+    assert len(passkeys["registered"].get("recoveryCodes", [])) == 10, passkeys
+    assert passkeys["signedIn"].get("user", {}).get("email") == passkey_email, passkeys
+    assert passkeys["signedIn"].get("accessToken"), passkeys
     docs = report["docs"]
     assert docs["operations"] >= 40 and not docs["errors"] and not docs["elsewhere"], docs
     (from_listed, from_unlisted) = report["pages"]
@@ -558,7 +582,7 @@ def serve_and_probe(
                     the_auth_limit_holds(server.port)
             if browser and ready == 200:
                 with timed("browser"):
-                    the_edge_holds_in_a_browser(server.port, pages_port, smtp)
+                    the_edge_holds_in_a_browser(project, server.port, pages_port, smtp)
             status, body = get(server.port, "/nowhere")
             assert (status, body["error"]["status"], body["error"]["code"]) == (404, 404, "NOT_FOUND")
             if url and framework in ALLOW_FROM_RECORDS and apis_of(project):

@@ -1,12 +1,17 @@
 // The served edge in a real browser (Debian's Chromium, headless, driven by playwright-core):
 // - the API docs page renders its operations with no console error and no request to another host;
-// - front_end.html, from each front-end page URL given, calls the API; the browser enforces CORS.
+// - front_end.html, from each front-end page URL given, calls the API; the browser enforces CORS;
+// - with --passkey, on the docs page of <origin> (the relying party's), the README's console steps
+//   (<steps file>) run with Chromium's virtual authenticator (DevTools protocol, WebAuthn domain).
 // Prints one JSON object of what it saw; tests/test_stacks.py judges it.
-// `node edge_in_browser.mjs <playwright-core's node_modules> <API origin> <page URL>...`
+// `node edge_in_browser.mjs <playwright-core's node_modules> <API origin> [--passkey <origin> <steps file>] <page URL>...`
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
-const [nodeModules, apiOrigin, ...pages] = process.argv.slice(2);
+const [nodeModules, apiOrigin, ...rest] = process.argv.slice(2);
+const passkey = rest[0] === "--passkey" ? { origin: rest[1], steps: rest[2] } : null;
+const pages = passkey ? rest.slice(3) : rest;
 const { chromium } = createRequire(join(nodeModules, "noop.js"))("playwright-core");
 
 // The flags keep Chromium off the network it would otherwise reach for at start (closed here).
@@ -33,6 +38,32 @@ async function watchedPage() {
   return { page, seen };
 }
 
+/**
+ * The README's steps in the console of the docs page, with a virtual authenticator that has
+ * resident keys and verifies its user (as a phone or a laptop's fingerprint reader does).
+ */
+async function passkeyCeremonies(origin, steps) {
+  const { page, seen } = await watchedPage();
+  await page.goto(`${origin}/api/v1/docs`);
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send("WebAuthn.enable");
+  await devtools.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  try {
+    return await page.evaluate(`(async () => {\n${steps}\nreturn { registered, signedIn };\n})()`);
+  } catch (error) {
+    return { error: String(error), errors: seen.errors };
+  }
+}
+
 try {
   const report = { pages: [] };
   const docs = await watchedPage();
@@ -43,6 +74,9 @@ try {
     errors: docs.seen.errors,
     elsewhere: docs.seen.requests.filter((url) => !url.startsWith(`${apiOrigin}/`)),
   };
+  if (passkey) {
+    report.passkey = await passkeyCeremonies(passkey.origin, readFileSync(passkey.steps, "utf8"));
+  }
   for (const url of pages) {
     const front = await watchedPage();
     await front.page.goto(url);
