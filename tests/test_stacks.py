@@ -269,6 +269,12 @@ class Server:
         finally:
             self.process.kill()
 
+    def kill(self) -> None:
+        """Ends a server a failed check left running (a no-op after stop())."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
 
 def example_env(project: Path) -> dict[str, str]:
     """The variables .env.example sets, without its DATABASE_URL (each server names its own)."""
@@ -574,6 +580,7 @@ def serve_and_probe(
             served_env = {**env, "SMTP_URL": smtp.url, "CORS_ORIGINS": ",".join(origins), "TRUST_PROXY": "1", **limits}
             with timed(f"serve {ready}"):
                 server = Server(project, served_env, database_url)
+                stack.callback(server.kill)  # a failed check below leaves no server running
                 assert get(server.port, "/health")[0] == 200
             with timed("edge"):
                 the_edge_holds(server.port)
