@@ -216,7 +216,12 @@ def dmmf(project: Path) -> dict:
 
 # Native types whose MariaDB column type is not their name in lower case.
 NATIVE_MYSQL_TYPES = {"UnsignedBigInt": "bigint(20) unsigned"}
-MYSQL_TYPES = {"Int": "int(11)", "BigInt": "bigint(20)", "Boolean": "tinyint(1)", "Json": "longtext"}  # MariaDB's JSON is LONGTEXT
+MYSQL_TYPES = {
+    "Int": "int(11)",
+    "BigInt": "bigint(20)",
+    "Boolean": "tinyint(1)",
+    "Json": "longtext",
+}  # MariaDB's JSON is LONGTEXT
 REFERENTIAL = {"Restrict": "RESTRICT", "Cascade": "CASCADE", "SetNull": "SET NULL", "NoAction": "NO ACTION"}
 
 
