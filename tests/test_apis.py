@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import REPO, copied, copier_cli
+from conftest import API_TEST_FILES, REPO, copied, copier_cli
 
 from stackwright.apis import API_BUILT
 
 
 def api_files(api: str) -> list[str]:
-    """The files only `api` generates (feature layout)."""
-    return [f"src/modules/{api}/{api}.service.ts", f"src/modules/{api}/{api}.repository.ts", f"tests/{api}.test.ts"]
+    """The files only `api` generates (feature layout): its service, its repository, its tests."""
+    tests = [f"tests/{name}" for name in API_TEST_FILES[api]]
+    return [f"src/modules/{api}/{api}.service.ts", f"src/modules/{api}/{api}.repository.ts", *tests]
 
 
 # The auth API's own files (the rest of the API's layers are shared with later APIs).

@@ -98,7 +98,7 @@ def checks_pass(project: Path, env: dict, url: str | None = None) -> None:
     else:
         apis = [f"--exclude=**/{name}" for names in API_TEST_FILES.values() for name in names]
         output = run(["npx", "--no-install", "vitest", "run", *apis], project, env)
-        assert "health.test.ts" in output and "auth.test.ts" not in output, output
+        assert "health.test.ts" in output and "sign-up.test.ts" not in output, output
 
 
 def schema_engine(command: str, project: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -428,7 +428,7 @@ def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tm
     code: the TTL and text index commands, and the extension that keeps ledgers immutable."""
     project, env = prisma_project(tmp_path / "api", "mongodb", "mvc", UNION_MONGODB)
     assert VERSIONS["adapterDependencies"]["mongodb/prisma"]["packages"]["prisma"].startswith("6.")
-    assert (project / LAYOUTS["mvc"]["auth.test.ts"]).is_file(), "the auth API is generated"
+    assert (project / LAYOUTS["mvc"]["sign-up.test.ts"]).is_file(), "the auth API is generated"
     checks_pass(project, {**env, "DATABASE_URL": "mongodb://localhost:27017/app"})
     layout = LAYOUTS["mvc"]
     done = run(

@@ -817,6 +817,30 @@ def the_first_run_needs_no_database_server(
     assert "DATABASE_URL: not set" in refusal, refusal
 
 
+# knip on one project of all the APIs per framework (each stack's PostgreSQL case).
+UNUSED_CODE_CHECKED = {
+    "node-express-postgresql",
+    "node-nestjs-postgresql",
+    "node-nextjs-postgresql",
+    "bun-hono-postgresql",
+}
+KNIP_VERSION = "6.44.2"
+
+
+def no_unused_code(project: Path, env: dict[str, str], scratch: Path) -> None:
+    """knip, with the project's knip.jsonc, finds no unused file, export or dependency, and no
+    configuration to spare. That configuration lets a type stay exported where only its own file
+    names it (a port's record types: their contract's part); no exported value may."""
+    knip = str(npm_tool("knip", KNIP_VERSION) / ".bin" / "knip")
+    run([knip, "--no-progress", "--treat-config-hints-as-errors"], project, env)
+    config = (project / "knip.jsonc").read_text()
+    allowance = '"ignoreExportsUsedInFile": { "interface": true, "type": true }'
+    assert allowance in config, config
+    values_only = scratch / "knip-values.jsonc"
+    values_only.write_text(config.replace(allowance, '"ignoreExportsUsedInFile": false'))
+    run([knip, "--no-progress", "--config", str(values_only), "--exclude", "types"], project, env)
+
+
 def case_of(project: Path) -> str:
     return json.loads((project / "package.json").read_text())["name"]
 
@@ -924,6 +948,9 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
     for script in ("typecheck", "lint", "build"):
         if script in scripts:
             run([command, "run", script], project, env)
+    if case in UNUSED_CODE_CHECKED:
+        with timed("knip"):
+            no_unused_code(project, env, tmp_path)
     migrates = answers.get("databaseAdapter") == "drizzle" and "db:migrate" in scripts
     prisma_sql = answers.get("databaseAdapter") == "prisma" and engine != "mongodb"
     if engine == "mongodb":

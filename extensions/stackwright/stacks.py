@@ -18,7 +18,9 @@ from jinja2 import pass_context
 # and Bun, use its node:test with Jest's expect);
 # `test_runner`, `linter`, `builds`: what the generated README says of its scripts;
 # `prisma_runtime`: the runtime Prisma's client generator writes for;
-# `ci_node`: the Node.js versions CI runs on (on Bun and Deno, Node runs only the package manager).
+# `ci_node`: the Node.js versions CI runs on (on Bun and Deno, Node runs only the package manager);
+# `unseen_entries`: files its tools start that knip cannot see started (knip.jsonc);
+# `flushes_logs`: its server writes out the waiting log lines itself (no exit event ends it).
 RUNTIMES: dict[str, dict[str, Any]] = {
     "node": {
         "layers": ["node-compatible", "node"],
@@ -41,6 +43,7 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "test_module": "bun:test",
         "prisma_runtime": "bun",
         "test_runner": "`bun test`",
+        "unseen_entries": ["tests/**/*.test.ts"],
         "linter": "Biome",
         "builds": False,
         "ci_node": ["lts/*"],
@@ -62,6 +65,7 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "expect_module": "expect",
         "prisma_runtime": "deno",
         "test_runner": "`deno test`",
+        "flushes_logs": True,
         "linter": "`deno lint` and `deno fmt`",
         "builds": False,
         "ci_node": ["lts/*"],
@@ -83,7 +87,10 @@ RUNTIMES: dict[str, dict[str, Any]] = {
 # bundler resolves them (overrides the runtime's); `ci_env`: variables of the CI job;
 # `build_output`: where `build` writes (default dist/); `generated`: further files the
 # framework writes, which .gitignore lists (and so Biome ignores); `leaves_out`: layout files
-# of shared layers the framework has no use for.
+# of shared layers the framework has no use for; `routes_by_record`: each route names its record
+# (`authEndpoint.signIn`), where the others mount each API's list of records and answer its 405s;
+# `client_address_header`: its handlers read the client's address from the edge's header;
+# `dev_tools`: the packages its `dev_command` runs; `flushes_logs`: as the runtimes'.
 FRAMEWORKS: dict[str, dict[str, Any]] = {
     # `edge`: the folder under template/layers/edge of its edge adapter (Hono has its middleware).
     # `lists_routes: False`: its router cannot list what it serves (Express 5 keeps no mount
@@ -101,6 +108,10 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         # metadata that injection by class needs (tsx's esbuild emits none); without a shell
         # between it and the app, so a stop signal reaches the app.
         "dev_command": "nest start --watch --no-shell",
+        "dev_tools": ["@nestjs/cli", "@swc/cli", "@swc/core"],
+        "flushes_logs": True,
+        "routes_by_record": True,
+        "client_address_header": True,
     },
     "nextjs": {
         "test_client": "route handlers called through a router of their folders",
@@ -109,6 +120,10 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         # Its route handlers get a Request of Next's making, which the edge never sees: the
         # access line cannot name the signed-in user.
         "logs_user": False,
+        "routes_by_record": True,
+        "client_address_header": True,
+        # Its edge answers TRACE and TRACK (a WHATWG Request cannot carry them) with the 405.
+        "edge_answers_405": True,
         "import_suffix": "",
         "ci_env": {"NEXT_TELEMETRY_DISABLED": "1"},
         "build_output": ".next/ and dist/",
@@ -130,5 +145,6 @@ def test_imports(context: Any, names: list[str]) -> str:
         names = [name for name in names if name != "expect"]
     imported = sorted((aliases.get(name, name), name) for name in names)
     specifiers = ", ".join(name if source == name else f"{source} as {name}" for source, name in imported)
-    lines.append(f'import {{ {specifiers} }} from "{runtime["test_module"]}";')
+    if specifiers:  # not when `expect` alone was asked for and has a module of its own
+        lines.append(f'import {{ {specifiers} }} from "{runtime["test_module"]}";')
     return "\n".join(lines)
