@@ -1,4 +1,4 @@
-"""Carry the user's edits to files that a release moved.
+"""Carry the user's edits to files that a release moved, and keep those of files it split.
 
 Copier has no notion of a moved file: `copier update` writes the moved file at its new place
 with the new release's text, and deletes the old one, edits and all (it removes what the old
@@ -12,6 +12,10 @@ release made and the new one does not). copier.yml runs this twice in every upda
 what the template wrote there, merges the user's changes into the file at its new path
 (`git merge-file`: a conflict is left marked, and the conflict report that runs next names
 it), and drops the kept copies. A project without such files costs nothing.
+
+A file that a release split into others (SPLIT) has no one place for the user's edits: an
+edited copy is put back where it was, named in the update's output, for the user to move
+their edits into the new files; an unedited one is gone, as Copier leaves it.
 """
 
 from __future__ import annotations
@@ -110,6 +114,25 @@ MOVED: dict[str, dict[str, str]] = {
 }
 
 
+# Old path -> the files that took its parts, relative to rootDir, in every architecture (the API
+# tests sit in tests/ in each): the release after 0.x split them by concern.
+SPLIT: dict[str, list[str]] = {
+    "tests/auth.test.ts": ["tests/sign-up.test.ts", "tests/users.test.ts"],
+    "tests/mfa.test.ts": [
+        "tests/mfa-authenticator-app.test.ts",
+        "tests/mfa-recovery-codes.test.ts",
+        "tests/mfa-second-step.test.ts",
+    ],
+    "tests/bank.test.ts": ["tests/accounts.test.ts", "tests/transfers.test.ts"],
+}
+
+
+def splits_in(project: Path) -> list[tuple[str, list[str]]]:
+    """This project's split files, (old, news) relative to the project."""
+    root = Path(str(json.loads((project / "stackwright.json").read_text()).get("rootDir", ".")))
+    return [((root / old).as_posix(), [(root / new).as_posix() for new in news]) for old, news in SPLIT.items()]
+
+
 def moves_in(project: Path) -> list[tuple[str, str]]:
     """This project's moved files, (old, new) relative to the project."""
     config = json.loads((project / "stackwright.json").read_text())
@@ -137,7 +160,7 @@ def render_release(src_path: str, commit: str, project: Path, into: Path) -> Non
 
 
 def keep(project: Path) -> None:
-    olds = [old for old, _ in moves_in(project) if (project / old).is_file()]
+    olds = [old for old, _ in [*moves_in(project), *splits_in(project)] if (project / old).is_file()]
     if not olds:
         return
     store = kept_copies(project)
@@ -150,11 +173,20 @@ def keep(project: Path) -> None:
 def merge(project: Path, src_path: str, commit: str) -> None:
     store = kept_copies(project)
     moves = [(old, new) for old, new in moves_in(project) if (store / old).is_file()]
-    if not moves:
+    splits = [(old, news) for old, news in splits_in(project) if (store / old).is_file()]
+    if not moves and not splits:
         return
     with tempfile.TemporaryDirectory(prefix="stackwright-release-") as scratch:
         before = Path(scratch) / "project"
         render_release(src_path, commit, project, before)
+        for old, news in splits:
+            yours, base = store / old, before / old
+            still_made = (project / old).is_file()  # a release that makes it still: nothing to keep
+            if still_made or (base.is_file() and base.read_bytes() == yours.read_bytes()):
+                continue
+            (project / old).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(yours, project / old)
+            print(f"{old}: kept with your edits; this release split it into {', '.join(news)}: move them there")
         for old, new in moves:
             base, yours = before / old, store / old
             if not (project / new).is_file() or not base.is_file():

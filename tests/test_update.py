@@ -632,6 +632,44 @@ def test_a_users_edit_of_a_file_this_release_moved_goes_with_it(tmp_path, move):
     assert (project / new).read_text().endswith(ours)
 
 
+@pytest.mark.parametrize("edited", [True, False], ids=["edited", "untouched"])
+def test_a_file_the_release_split_keeps_the_users_edits_where_it_was(tmp_path, edited):
+    """v1 writes tests/bank.test.ts (as the releases before the split did); v2 makes its tests
+    in accounts.test.ts and transfers.test.ts. An edited copy stays, named in the output, for
+    the user to move; an untouched one goes."""
+    template = TemplateRepo(tmp_path / "template")
+    fragment = template.path / "template/layers/apis/bank/service/bank.test.ts.jinja"
+    fragment.write_text("// The bank's tests, before the split.\n")
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "api", bundles=["auth", "banking-app"])
+    old = project / "tests/bank.test.ts"
+    assert old.is_file()
+    ours = "// Ours: a test of our own.\n"
+    if edited:
+        old.write_text(old.read_text() + ours)
+        commit_all(project, "our edit")
+    fragment.unlink()
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (project / "tests/transfers.test.ts").is_file()
+    told = "tests/bank.test.ts: kept with your edits; this release split it into" in done.stdout + done.stderr
+    if edited:
+        assert told, done.stdout + done.stderr
+        assert old.read_text().endswith(ours)
+    else:
+        assert not told and not old.exists()
+
+
+def test_every_split_file_names_files_the_layouts_place():
+    from move_files import SPLIT
+
+    for architecture in LAYOUTS:
+        placed = set(LAYOUTS[architecture].values())
+        for old, news in SPLIT.items():
+            assert old not in placed and set(news) <= placed, (architecture, old)
+
+
 def test_every_moved_file_lands_where_the_layouts_place_it():
     from move_files import MODEL_APIS, MODULES, MOVED
 
