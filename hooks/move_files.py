@@ -124,6 +124,7 @@ SPLIT: dict[str, list[str]] = {
         "tests/mfa-second-step.test.ts",
     ],
     "tests/bank.test.ts": ["tests/accounts.test.ts", "tests/transfers.test.ts"],
+    "tests/blog.test.ts": ["tests/posts.test.ts", "tests/comments.test.ts"],
 }
 
 
