@@ -1,9 +1,11 @@
 """Reads per second through a generated project's HTTP API, against the same queries behind a
 bare node:http server.
 
-For each stack (Express on Node, Hono on Bun; PostgreSQL and Drizzle), in one run: a project
-with the auth and blog APIs is generated, installed and migrated on a fresh database of the
-local server; USERS users are inserted with a known password hash and sign in through the API
+For each pairing on PostgreSQL (Express on Node and Hono on Bun with Drizzle, where the goals
+are the API at 0.8 x the floor on /posts and 0.7 x on /auth/me; NestJS, Next.js and Hono on
+Deno with Drizzle; Express and Hono on Bun with Prisma, whose tables come as in
+transfer_speed.py), in one run: a project with the auth and blog APIs is generated, installed
+and migrated on a fresh database of the local server; USERS users are inserted with a known password hash and sign in through the API
 (their access tokens), and CATEGORIES categories, POSTS published posts and their likes are
 inserted with SQL. Then, after WARM_UP_SECONDS of each unmeasured, alternating ROUNDS times
 for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /api/v1/posts`
@@ -22,23 +24,24 @@ per request written to a file, the rate limits far above this load); to measure 
 costs, run the script from the commit before it and from after, and compare the ratios:
 the edge's cost on a path is 1 - ratio_after / ratio_before.
 
-    .venv/bin/python benchmarks/read_speed.py [SECONDS] [ROUNDS] [RUNTIME]
+    .venv/bin/python benchmarks/read_speed.py [SECONDS] [ROUNDS] [WORD...]
 
-RUNTIME (node or bun) runs only that stack. STACKWRIGHT_TEMPLATE=/path/to/checkout renders the
-project from that checkout's HEAD (transfer_speed.py's docstring).
+Each WORD (a runtime, framework, adapter, or runtime/framework such as bun/hono) keeps only
+the pairings it names. Each server's peak resident memory (VmHWM) is printed too.
+STACKWRIGHT_TEMPLATE=/path/to/checkout renders the project from that checkout's HEAD
+(transfer_speed.py's docstring).
 
 STACKWRIGHT_BEFORE=/path/to/checkout adds a third server to the same run: the project rendered
 from that checkout (a commit before a change), on a database of its own seeded alike, measured
 in turn with the other two. Runs minutes apart on this machine differed by a third in the floor
 alone; servers measured in turn share the machine's state, so the script then prints the change's
-cost on each path as 1 - API / before.
+gain on each path as API / before - 1.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -49,25 +52,38 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from conftest import FreshDatabase, free_port, npm_tool, server_url
+from conftest import FreshDatabase, free_port, prisma_stand_in, server_url
+from test_prisma import create_tables
 from transfer_speed import (
+    BEFORE,
+    GOAL_STACKS,
     HERE,
     JWT_SECRET,
+    OTHER_STACKS,
     PASSWORD,
     TEMPLATE,
     call,
+    chosen,
     cpu_seconds,
     generate,
+    label,
+    peak_rss_mb,
     run,
+    runtime_path,
     sql,
     start_api,
     stop,
     wait_for_port,
 )
 
-from stackwright.packages import VERSIONS
-
-STACKS = [("node", "express"), ("bun", "hono")]
+# Every pairing on PostgreSQL (the floor's engine): the goal's stacks and the others with
+# Drizzle, and the goal's stacks with Prisma.
+PAIRINGS = [
+    *[("postgresql", runtime, framework, "drizzle") for runtime, framework in [*GOAL_STACKS, *OTHER_STACKS]],
+    *[("postgresql", runtime, framework, "prisma") for runtime, framework in GOAL_STACKS],
+]
+# The goals: the API's rate at these shares of the floor's, on the goal's stacks with Drizzle.
+GOALS = {"/api/v1/posts": 0.8, "/api/v1/auth/me": 0.7}
 PATHS = ["/api/v1/posts", "/api/v1/auth/me"]
 USERS = 20
 CATEGORIES = 5
@@ -117,37 +133,39 @@ def timed(cmd: list[str], cwd: Path, server_session: int) -> dict:
     return {**result, "cpu": {part: after[part] - before[part] for part in before}}
 
 
-BEFORE = Path(os.environ["STACKWRIGHT_BEFORE"]).resolve() if os.environ.get("STACKWRIGHT_BEFORE") else None
-
-
 @contextlib.contextmanager
-def served_api(root: Path, runtime: str, framework: str, env: dict[str, str], template: Path) -> Iterator[tuple]:
+def served_api(root: Path, pairing: tuple[str, str, str, str], env: dict[str, str], template: Path) -> Iterator[tuple]:
     """A project from `template`, built, migrated on a fresh database, seeded and serving: its
-    project folder, its load setup file and its server's process id."""
-    project = generate(root, "postgresql", runtime, framework, "drizzle", env, ("auth", "blog-app"), template)
+    project folder, its load setup file, its server and its database's URL."""
+    engine, runtime, framework, adapter = pairing
+    project = generate(root, engine, runtime, framework, adapter, env, ("auth", "blog-app"), template)
     if "build" in json.loads((project / "package.json").read_text())["scripts"]:
         run(["npm", "run", "build"], project, env)
-    run(["npm", "run", "db:generate"], project, env)
-    with FreshDatabase("postgresql") as database:
-        url = server_url("postgresql", database)
-        run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+    if adapter == "drizzle":
+        run(["npm", "run", "db:generate"], project, env)
+    with FreshDatabase(engine) as database:
+        url = server_url(engine, database)
+        if adapter == "drizzle":
+            run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+        else:
+            create_tables(project, engine, url, root / f"{project.name}-tables", env)
         server, base = start_api(project, root, env, url)
         try:
             setup_file = root / f"{project.name}-api.json"
             setup_file.write_text(json.dumps(seed(project, database, base)))
-            yield project, setup_file, server.pid, url
+            yield project, setup_file, server, url
         finally:
             stop(server)
 
 
-def measure(root: Path, runtime: str, framework: str, seconds: int, rounds: int) -> dict:
-    env = {"PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}"}
+def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> tuple[dict, dict]:
+    env = {**runtime_path(), **prisma_stand_in(root)}
     with contextlib.ExitStack() as servers:
-        project, setup_file, api_pid, url = servers.enter_context(served_api(root, runtime, framework, env, TEMPLATE))
-        targets = {"API": (setup_file, api_pid)}
+        project, setup_file, api, url = servers.enter_context(served_api(root, pairing, env, TEMPLATE))
+        targets = {"API": (setup_file, api)}
         if BEFORE:
-            _, before_file, before_pid, _ = servers.enter_context(served_api(root, runtime, framework, env, BEFORE))
-            targets["before"] = (before_file, before_pid)
+            _, before_file, before, _ = servers.enter_context(served_api(root, pairing, env, BEFORE))
+            targets["before"] = (before_file, before)
         setup = json.loads(setup_file.read_text())
         issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
         floor_port = free_port()
@@ -157,29 +175,28 @@ def measure(root: Path, runtime: str, framework: str, seconds: int, rounds: int)
             start_new_session=True,
             stdout=subprocess.DEVNULL,
         )
-        try:
-            wait_for_port(floor_port)
-            floor_file = root / f"{project.name}-floor.json"
-            floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
-            targets["floor"] = (floor_file, floor.pid)
-            runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in PATHS for t in targets}
-            load = ["node", str(HERE / "read_load.mjs")]
-            # Unmeasured: until the JIT has compiled the hot paths, a server's first
-            # seconds ran at about two thirds of its speed here.
+        servers.callback(stop, floor)
+        wait_for_port(floor_port)
+        floor_file = root / f"{project.name}-floor.json"
+        floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+        targets["floor"] = (floor_file, floor)
+        runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in PATHS for t in targets}
+        load = ["node", str(HERE / "read_load.mjs")]
+        # Unmeasured: until the JIT has compiled the hot paths, a server's first
+        # seconds ran at about two thirds of its speed here.
+        for path in PATHS:
+            for file, _server in targets.values():
+                run([*load, str(file), path, str(WARM_UP_SECONDS), str(CONCURRENCY)], project)
+        order = list(targets)
+        for n in range(rounds):
             for path in PATHS:
-                for file, _pid in targets.values():
-                    run([*load, str(file), path, str(WARM_UP_SECONDS), str(CONCURRENCY)], project)
-            order = list(targets)
-            for n in range(rounds):
-                for path in PATHS:
-                    # Each round starts with the next server: none is always measured first.
-                    for target in order[n % len(order) :] + order[: n % len(order)]:
-                        file, pid = targets[target]
-                        cmd = [*load, str(file), path, str(seconds), str(CONCURRENCY)]
-                        runs[path, target].append(timed(cmd, project, pid))
-        finally:
-            stop(floor)
-    return runs
+                # Each round starts with the next server: none is always measured first.
+                for target in order[n % len(order) :] + order[: n % len(order)]:
+                    file, server = targets[target]
+                    cmd = [*load, str(file), path, str(seconds), str(CONCURRENCY)]
+                    runs[path, target].append(timed(cmd, project, server.pid))
+        memory = {target: peak_rss_mb(server.pid) for target, (_, server) in targets.items()}
+    return runs, memory
 
 
 def rate(runs: list[dict]) -> float:
@@ -195,14 +212,15 @@ def cpu(runs: list[dict]) -> str:
 def main() -> None:
     seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    stacks = [s for s in STACKS if s[0] in (sys.argv[3:4] or [r for r, _ in STACKS])]
+    words = sys.argv[3:]
     root = Path(tempfile.mkdtemp(prefix="stackwright-reads-"))
     failures = False
     try:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
-        for runtime, framework in stacks:
-            runs = measure(root, runtime, framework, seconds, rounds)
+        for pairing in (p for p in PAIRINGS if chosen(p, words)):
+            runs, memory = measure(root, pairing, seconds, rounds)
             targets = sorted({target for _, target in runs}, key=["API", "before", "floor"].index)
+            with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
             for path in PATHS:
                 done = {target: runs[path, target] for target in targets}
                 failed = {t: sum(r["failed"] for r in d) for t, d in done.items() if any(r["failed"] for r in d)}
@@ -220,17 +238,16 @@ def main() -> None:
                 ratios = "  ".join(
                     f"{t}/floor {rate(d) / rate(done['floor']):.2f}" for t, d in done.items() if t != "floor"
                 )
-                print(
-                    f"postgresql {runtime}/{framework:8} drizzle  GET {path:16} {rates}  {ratios}; {verdict}",
-                    flush=True,
-                )
+                goal = f" (goal {GOALS[path]:.2f})" if with_goal else ""
+                print(f"{label(pairing):32} GET {path:16} {rates}  {ratios}{goal}; {verdict}", flush=True)
                 if "before" in done:
-                    cost = 1 - rate(done["API"]) / rate(done["before"])
-                    print(f"    the change's cost on this path: {100 * cost:+.1f}% (1 - API / before)", flush=True)
+                    gain = rate(done["API"]) / rate(done["before"]) - 1
+                    print(f"    the change's gain on this path: {100 * gain:+.1f}% (API / before - 1)", flush=True)
                 sizes = ", ".join(f"{t} {statistics.mean(r['bytes'] for r in d):.0f}" for t, d in done.items())
                 print(f"    bytes per answer: {sizes}", flush=True)
                 for name, d in done.items():
                     print(f"    CPU ms per request, {name}: {cpu(d)}", flush=True)
+            print("    peak resident memory, MB: " + ", ".join(f"{t} {mb:.0f}" for t, mb in memory.items()), flush=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     if failures:

@@ -19,11 +19,16 @@ zero).
 The floors' ratios bound what an HTTP API can reach on the machine they run on: where the
 authenticated floor is below a throughput goal, no API that keeps the contract meets it.
 
-    .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [ADAPTER] [RUNTIME]
+    .venv/bin/python benchmarks/transfer_speed.py [SECONDS] [ROUNDS] [WORD...]
 
-ADAPTER (drizzle or prisma) runs only that adapter's pairings; RUNTIME (node or bun), only
-that runtime's. Prisma's tables come as the suite makes them here (tests/test_prisma.py's
-create_tables: its native schema engine cannot be downloaded on this machine).
+Each WORD (an engine, runtime, framework, adapter, or runtime/framework such as node/express)
+keeps only the pairings it names: `drizzle node/express` runs Express on Node with Drizzle, on
+PostgreSQL and MariaDB. Pairings: Express on Node and Hono on Bun with Drizzle on both engines
+(the goal: the API at 0.8 x the authenticated floor), NestJS, Next.js and Hono on Deno with
+Drizzle on PostgreSQL, and Express and Hono on Bun with Prisma on both engines. Prisma's tables
+come as the suite makes them here (tests/test_prisma.py's create_tables: its native schema
+engine cannot be downloaded on this machine). Each server's peak resident memory (VmHWM, its
+largest process) is printed too.
 
 STACKWRIGHT_TEMPLATE=/path/to/checkout renders the projects from that checkout's HEAD (a git
 worktree of an older commit, say, to measure a change before and after); by default, this
@@ -34,10 +39,15 @@ The server runs with every part of the edge on (CORS for one origin, an access l
 request written to a file, rate limits) and its limits far above the load this script sends:
 at the defaults, seeding (hundreds of requests from one client) would be refused with 429. A
 template from before the edge ignores these variables.
+
+STACKWRIGHT_BEFORE=/path/to/checkout serves a project rendered from that checkout (a commit
+before a change) beside, on its own database seeded alike, measured in turn with the rest in
+each round, so the two share the machine's state; the script prints the change's gain.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -50,6 +60,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -61,13 +72,28 @@ from test_prisma import create_tables
 from stackwright.packages import VERSIONS
 
 REPO = HERE.parent
+# Measured beside the goal's stacks, on PostgreSQL and Drizzle, with no goal.
+OTHER_STACKS = [("node", "nestjs"), ("node", "nextjs"), ("deno", "hono")]
 # The checkout projects are rendered from (its HEAD commit).
 TEMPLATE = Path(os.environ.get("STACKWRIGHT_TEMPLATE") or REPO).resolve()
+# A checkout of a commit before a change, served beside in the same run (the docstring).
+BEFORE = Path(os.environ["STACKWRIGHT_BEFORE"]).resolve() if os.environ.get("STACKWRIGHT_BEFORE") else None
+# The pairings with a goal (the API at GOAL x the authenticated floor at least), then those
+# measured beside them with none: the other frameworks and runtime, and Prisma.
+GOAL_STACKS = [("node", "express"), ("bun", "hono")]
+GOAL = 0.8
 PAIRINGS = [
-    (engine, runtime, framework, adapter)
-    for adapter in ("drizzle", "prisma")
-    for runtime, framework in (("node", "express"), ("bun", "hono"))
-    for engine in ("postgresql", "mysql")
+    *[
+        (engine, runtime, framework, "drizzle")
+        for runtime, framework in GOAL_STACKS
+        for engine in ("postgresql", "mysql")
+    ],
+    *[("postgresql", runtime, framework, "drizzle") for runtime, framework in OTHER_STACKS],
+    *[
+        (engine, runtime, framework, "prisma")
+        for runtime, framework in GOAL_STACKS
+        for engine in ("postgresql", "mysql")
+    ],
 ]
 USERS = 20
 ACCOUNTS_PER_USER = 15
@@ -231,15 +257,38 @@ def invariants(engine: str, database: str) -> list[str]:
     return problems
 
 
-def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> dict:
-    engine, runtime, framework, adapter = pairing
-    env = {
-        "PATH": f"{npm_tool('bun', VERSIONS['runtimes']['bun']) / '.bin'}:{os.environ['PATH']}",
-        **prisma_stand_in(root),
+def runtime_path() -> dict[str, str]:
+    """PATH with the pinned bun and deno (the Bun and Deno projects' scripts run them)."""
+    bins = [str(npm_tool(name, VERSIONS["runtimes"][name]) / ".bin") for name in ("bun", "deno")]
+    return {
+        "PATH": ":".join([*bins, os.environ["PATH"]]),
+        "DENO_TLS_CA_STORE": "system",
+        "NEXT_TELEMETRY_DISABLED": "1",
     }
-    project = generate(root, engine, runtime, framework, adapter, env)
-    scripts = json.loads((project / "package.json").read_text())["scripts"]
-    if "build" in scripts:
+
+
+def label(pairing: tuple[str, str, str, str]) -> str:
+    engine, runtime, framework, adapter = pairing
+    return f"{engine} {runtime}/{framework} {adapter}"
+
+
+def chosen(pairing: tuple[str, str, str, str], words: list[str]) -> bool:
+    """Whether the command line's words (an engine, runtime, framework, adapter or
+    runtime/framework) all name this pairing."""
+    engine, runtime, framework, adapter = pairing
+    names = {engine, runtime, framework, adapter, f"{runtime}/{framework}"}
+    return all(word in names for word in words)
+
+
+@contextlib.contextmanager
+def served_bank(
+    root: Path, pairing: tuple[str, str, str, str], env: dict[str, str], template: Path
+) -> Iterator[tuple[Path, Path, subprocess.Popen, str, str]]:
+    """A bank project from `template`, built, migrated on a fresh database, seeded and serving:
+    its folder, its load setup file, its server, its database's URL and name."""
+    engine, runtime, framework, adapter = pairing
+    project = generate(root, engine, runtime, framework, adapter, env, template=template)
+    if "build" in json.loads((project / "package.json").read_text())["scripts"]:
         run(["npm", "run", "build"], project, env)
     if adapter == "drizzle":
         run(["npm", "run", "db:generate"], project, env)
@@ -251,44 +300,68 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             create_tables(project, engine, url, root / f"{project.name}-tables", env)
         server, base = start_api(project, root, env, url)
         try:
-            setup = seed(project, engine, database, base)
             setup_file = root / f"{project.name}.json"
-            setup_file.write_text(json.dumps(setup))
-            project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
-            floors = {
-                "HTTP floor": [url],
-                "authenticated floor": [url, JWT_SECRET, project_name],
-            }
-            servers: dict[str, tuple[subprocess.Popen, Path]] = {}
-            load = ["node", str(HERE / "transfer_load.mjs")]
-            baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
-            runs: dict[str, list[dict]] = {"API": [], "baseline": [], **{name: [] for name in floors}}
-            try:
-                for name, args in floors.items():
-                    floor, floor_port = start_floor(project, args)
-                    floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
-                    floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
-                    servers[name] = (floor, floor_file)
-                for _ in range(rounds):
-                    runs["API"].append(
-                        timed([*load, str(setup_file), str(seconds), str(CONCURRENCY)], project, server.pid)
-                    )
-                    runs["baseline"].append(timed([*baseline_load, str(CONCURRENCY), url], project, server.pid))
-                    for name, (floor, floor_file) in servers.items():
-                        runs[name].append(
-                            timed([*load, str(floor_file), str(seconds), str(CONCURRENCY)], project, floor.pid)
-                        )
-            finally:
-                for floor, _file in servers.values():
-                    stop(floor)
+            setup_file.write_text(json.dumps(seed(project, engine, database, base)))
+            yield project, setup_file, server, url, database
         finally:
             stop(server)
-        problems = invariants(engine, database)
+
+
+def peak_rss_mb(session: int) -> float:
+    """The peak resident memory of a server: the largest VmHWM of its session's processes (the
+    server itself, not the npm that started it)."""
+    peak = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+            if os.getsid(int(status.parent.name)) == session and "VmHWM" in fields:
+                peak = max(peak, int(fields["VmHWM"].split()[0]))
+        except (OSError, ValueError):
+            continue
+    return peak / 1024
+
+
+def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> dict:
+    engine = pairing[0]
+    env = {**runtime_path(), **prisma_stand_in(root)}
+    with contextlib.ExitStack() as stack:
+        project, setup_file, server, url, database = stack.enter_context(served_bank(root, pairing, env, TEMPLATE))
+        apis = {"API": (setup_file, server, database)}
+        if BEFORE:
+            _, before_file, before_server, _, before_database = stack.enter_context(
+                served_bank(root, pairing, env, BEFORE)
+            )
+            apis["before"] = (before_file, before_server, before_database)
+        setup = json.loads(setup_file.read_text())
+        project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
+        floors = {"HTTP floor": [url], "authenticated floor": [url, JWT_SECRET, project_name]}
+        load = ["node", str(HERE / "transfer_load.mjs")]
+        baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
+        targets: dict[str, tuple[list[str], subprocess.Popen | None]] = {
+            name: ([*load, str(file), str(seconds), str(CONCURRENCY)], api) for name, (file, api, _) in apis.items()
+        }
+        targets["baseline"] = ([*baseline_load, str(CONCURRENCY), url], None)
+        for name, args in floors.items():
+            floor, floor_port = start_floor(project, args)
+            stack.callback(stop, floor)
+            floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
+            floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+            targets[name] = ([*load, str(floor_file), str(seconds), str(CONCURRENCY)], floor)
+        runs: dict[str, list[dict]] = {name: [] for name in targets}
+        order = list(targets)
+        for n in range(rounds):
+            # Each round starts with the next one: none is always measured first.
+            for name in order[n % len(order) :] + order[: n % len(order)]:
+                cmd, process = targets[name]
+                runs[name].append(timed(cmd, project, (process or server).pid))
+        memory = {name: peak_rss_mb(process.pid) for name, (_, process) in targets.items() if process}
+        problems = [f"{name}: {problem}" for name, (_, _, db) in apis.items() for problem in invariants(engine, db)]
     rate = lambda runs: statistics.median(r["completed"] / r["seconds"] for r in runs)
     return {
         "rates": {name: rate(done) for name, done in runs.items()},
         "problems": problems,
         "cpu": {name: cpu(done) for name, done in runs.items()},
+        "memory": memory,
     }
 
 
@@ -375,30 +448,36 @@ def cpu(runs: list[dict]) -> str:
 def main() -> None:
     seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    adapters = sys.argv[3:4] or ["drizzle", "prisma"]
-    runtimes = sys.argv[4:5] or ["node", "bun"]
+    words = sys.argv[3:]
     root = Path(tempfile.mkdtemp(prefix="stackwright-transfers-"))
     try:
         print(f"transfers/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
-        for pairing in (p for p in PAIRINGS if p[3] in adapters and p[1] in runtimes):
-            engine, runtime, framework, adapter = pairing
+        for pairing in (p for p in PAIRINGS if chosen(p, words)):
             result = measure(root, pairing, seconds, rounds)
             verdict = "invariants hold" if not result["problems"] else "; ".join(result["problems"])
             rates = result["rates"]
-            baseline = rates["baseline"]
+            baseline, floor = rates["baseline"], rates["authenticated floor"]
+            goal = f" (goal {GOAL:.2f})" if pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle" else ""
             print(
-                f"{engine:10} {runtime}/{framework:8} {adapter:8} "
-                + "  ".join(f"{name} {rate:7.1f}" for name, rate in rates.items()),
-                flush=True,
+                f"{label(pairing):32} " + "  ".join(f"{name} {rate:7.1f}" for name, rate in rates.items()), flush=True
             )
             print(
                 "    ratio to the baseline: "
                 + ", ".join(f"{name} {rate / baseline:.2f}" for name, rate in rates.items() if name != "baseline")
-                + f"; API to the authenticated floor {rates['API'] / rates['authenticated floor']:.2f}; {verdict}",
+                + "; to the authenticated floor: "
+                + ", ".join(f"{name} {rates[name] / floor:.2f}" for name in ("API", "before") if name in rates)
+                + f"{goal}; {verdict}",
                 flush=True,
             )
+            if "before" in rates:
+                print(f"    the change's gain: {100 * (rates['API'] / rates['before'] - 1):+.1f}% (API / before - 1)")
             for name, used in result["cpu"].items():
                 print(f"    CPU ms per transfer, {name}: {used}", flush=True)
+            print(
+                "    peak resident memory, MB: "
+                + ", ".join(f"{name} {mb:.0f}" for name, mb in result["memory"].items()),
+                flush=True,
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -92,12 +92,13 @@ def checks_pass(project: Path, env: dict, url: str | None = None) -> None:
     run(["npx", "--no-install", "prisma", "format", "--check"], project, env)
     run(["npx", "--no-install", "tsc", "--noEmit"], project)
     run(["npx", "--no-install", "biome", "check", "."], project)
+    # The project's own test script (its Vitest options: one module cache, one file at a time).
     if url:
-        output = run(["npx", "--no-install", "vitest", "run"], project, {"DATABASE_URL": url})
+        output = run(["npm", "run", "test"], project, {"DATABASE_URL": url}, with_stderr=True)
         assert_api_tests_ran(output, project)
     else:
         apis = [f"--exclude=**/{name}" for names in API_TEST_FILES.values() for name in names]
-        output = run(["npx", "--no-install", "vitest", "run", *apis], project, env)
+        output = run(["npm", "run", "test", "--", *apis], project, env, with_stderr=True)
         assert "health.test.ts" in output and "sign-up.test.ts" not in output, output
 
 

@@ -346,7 +346,7 @@ FUZZ_CHECKS = [
     "use_after_free",
     "ensure_resource_availability",
 ]
-FUZZ_SECONDS = 45
+FUZZ_SECONDS = 20
 
 
 def verified_user(port: int, smtp: SmtpSink) -> tuple[str, str]:
@@ -945,7 +945,8 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
         assert NODE_LTS_VERSION in ran, ran
 
     scripts = json.loads((project / "package.json").read_text())["scripts"]
-    for script in ("typecheck", "lint", "build"):
+    # On the LTS only what runs on Node: the type check and the lint read the same files on Node 20.
+    for script in ("build",) if node else ("typecheck", "lint", "build"):
         if script in scripts:
             run([command, "run", script], project, env)
     if case in UNUSED_CODE_CHECKED:
@@ -968,25 +969,32 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             require_server(engine, 5432 if engine == "postgresql" else 3306)
             with FreshDatabase(engine) as name:
                 url = server_url(engine, name)
-                # The project's own tests, the domain API's among them, on its tables.
                 create_tables(project, engine, url, tmp_path, env)
-                run_the_tests(project, command, {**env, "DATABASE_URL": url})
+                # The project's own tests on its tables but the domain APIs': those run on
+                # Prisma with each engine in tests/test_prisma.py, and on each framework and
+                # runtime in the Drizzle cases. Serving signs in on this runtime, through Prisma.
+                run_tests_but_the_apis(project, answers, {**env, "DATABASE_URL": url})
                 serve_and_probe(project, env, answers["framework"], engine, url)
     elif engine in ("postgresql", "mysql"):
+        first_run_tested = False
         if case in EMBEDDED:
             with timed("first run"):
-                # Next.js's tests run under Vitest on Node, as Express's do (its LTS case): its
-                # own part of the first run is `dev`.
-                with_tests = answers["framework"] != "nextjs"
+                # The whole test suite runs once on an embedded database, on Node (Express's
+                # LTS case): the launcher and the database are the same on Bun and Deno, whose
+                # part of the first run is `dev`, as Next.js's is.
+                with_tests = answers["runtime"] == "node" and answers["framework"] != "nextjs"
                 the_first_run_needs_no_database_server(project, command, env, with_tests=with_tests)
+                first_run_tested = with_tests
         require_server(engine, 5432 if engine == "postgresql" else 3306)
         run([command, "run", "db:generate"], project, env)
         assert list((project / "drizzle").glob("*.sql")), "db:generate wrote no migration"
         with FreshDatabase(engine) as name:
             url = server_url(engine, name)
             run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
-            # The project's own tests, the domain API's among them, on the migrated database.
-            run_the_tests(project, command, {**env, "DATABASE_URL": url})
+            # The project's own tests, the domain API's among them, on the migrated database
+            # (where the first run ran them on its embedded one, that proved this runtime).
+            if not first_run_tested:
+                run_the_tests(project, command, {**env, "DATABASE_URL": url})
             # Once per framework (Express twice: on Bun, and on Node's LTS).
             typed_client = tmp_path if case.endswith("-postgresql") else None
             serve_and_probe(
@@ -1019,11 +1027,12 @@ def run_the_tests(project: Path, command: str, env: dict[str, str]) -> None:
 
 
 def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str]) -> None:
-    """The project's `test` script on its test files but the domain APIs': those need a MongoDB
-    replica set (transactions), and none can be installed here (shared/notes/domain-services.md).
-    The services they drive are the ones every SQL case runs its API tests against, and the
-    routes routes.test.ts compares with the endpoint records (on the test server, on the
-    database) are the framework's, which the SQL cases of the same framework prove."""
+    """The project's `test` script on its test files but the domain APIs'. On MongoDB those
+    need a replica set (transactions), and none can be installed here
+    (shared/notes/domain-services.md); on Prisma they run in tests/test_prisma.py. The services
+    they drive are the ones every Drizzle case runs its API tests against, and the routes
+    routes.test.ts compares with the endpoint records (on the test server, on the database)
+    are the framework's, which the Drizzle cases of the same framework prove."""
     command = json.loads((project / "package.json").read_text())["scripts"]["test"].split()
     tests = project / answers.get("rootDir", ".") / LAYOUTS[answers["architecture"]]["tests"]
     skipped = {name for names in API_TEST_FILES.values() for name in names}
