@@ -346,7 +346,7 @@ FUZZ_CHECKS = [
     "use_after_free",
     "ensure_resource_availability",
 ]
-FUZZ_SECONDS = 20
+FUZZ_SECONDS = 45
 
 
 def verified_user(port: int, smtp: SmtpSink) -> tuple[str, str]:
