@@ -47,13 +47,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from conftest import FreshDatabase, free_port, prisma_stand_in, server_url
-from test_prisma import create_tables
+from conftest import free_port, prisma_stand_in
 from transfer_speed import (
     BEFORE,
     GOAL_STACKS,
@@ -64,15 +62,14 @@ from transfer_speed import (
     TEMPLATE,
     call,
     chosen,
-    cpu_seconds,
-    generate,
     label,
     peak_rss_mb,
     run,
     runtime_path,
+    served_project,
     sql,
-    start_api,
     stop,
+    timed,
     wait_for_port,
 )
 
@@ -85,6 +82,7 @@ PAIRINGS = [
 # The goals: the API's rate at these shares of the floor's, on the goal's stacks with Drizzle.
 GOALS = {"/api/v1/posts": 0.8, "/api/v1/auth/me": 0.7}
 PATHS = ["/api/v1/posts", "/api/v1/auth/me"]
+BUNDLES = ("auth", "blog-app")
 USERS = 20
 CATEGORIES = 5
 POSTS = 100
@@ -125,46 +123,17 @@ def seed(project: Path, database: str, base: str) -> dict:
     return {"baseUrl": base, "tokens": tokens, "origin": ORIGIN}
 
 
-def timed(cmd: list[str], cwd: Path, server_session: int) -> dict:
-    """One read_load.mjs run's counts, and the CPU each part of the system used meanwhile."""
-    before = cpu_seconds(server_session)
-    result = json.loads(run(cmd, cwd))
-    after = cpu_seconds(server_session)
-    return {**result, "cpu": {part: after[part] - before[part] for part in before}}
-
-
-@contextlib.contextmanager
-def served_api(root: Path, pairing: tuple[str, str, str, str], env: dict[str, str], template: Path) -> Iterator[tuple]:
-    """A project from `template`, built, migrated on a fresh database, seeded and serving: its
-    project folder, its load setup file, its server and its database's URL."""
-    engine, runtime, framework, adapter = pairing
-    project = generate(root, engine, runtime, framework, adapter, env, ("auth", "blog-app"), template)
-    if "build" in json.loads((project / "package.json").read_text())["scripts"]:
-        run(["npm", "run", "build"], project, env)
-    if adapter == "drizzle":
-        run(["npm", "run", "db:generate"], project, env)
-    with FreshDatabase(engine) as database:
-        url = server_url(engine, database)
-        if adapter == "drizzle":
-            run(["npm", "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
-        else:
-            create_tables(project, engine, url, root / f"{project.name}-tables", env)
-        server, base = start_api(project, root, env, url)
-        try:
-            setup_file = root / f"{project.name}-api.json"
-            setup_file.write_text(json.dumps(seed(project, database, base)))
-            yield project, setup_file, server, url
-        finally:
-            stop(server)
-
-
 def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> tuple[dict, dict]:
     env = {**runtime_path(), **prisma_stand_in(root)}
     with contextlib.ExitStack() as servers:
-        project, setup_file, api, url = servers.enter_context(served_api(root, pairing, env, TEMPLATE))
+        project, setup_file, api, url, _ = servers.enter_context(
+            served_project(root, pairing, env, TEMPLATE, BUNDLES, seed)
+        )
         targets = {"API": (setup_file, api)}
         if BEFORE:
-            _, before_file, before, _ = servers.enter_context(served_api(root, pairing, env, BEFORE))
+            _, before_file, before, _, _ = servers.enter_context(
+                served_project(root, pairing, env, BEFORE, BUNDLES, seed)
+            )
             targets["before"] = (before_file, before)
         setup = json.loads(setup_file.read_text())
         issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer

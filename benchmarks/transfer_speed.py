@@ -60,7 +60,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -281,13 +281,19 @@ def chosen(pairing: tuple[str, str, str, str], words: list[str]) -> bool:
 
 
 @contextlib.contextmanager
-def served_bank(
-    root: Path, pairing: tuple[str, str, str, str], env: dict[str, str], template: Path
+def served_project(
+    root: Path,
+    pairing: tuple[str, str, str, str],
+    env: dict[str, str],
+    template: Path,
+    bundles: tuple[str, ...],
+    seeded: Callable[[Path, str, str], dict],
 ) -> Iterator[tuple[Path, Path, subprocess.Popen, str, str]]:
-    """A bank project from `template`, built, migrated on a fresh database, seeded and serving:
-    its folder, its load setup file, its server, its database's URL and name."""
+    """A project of `bundles` from `template`, built, migrated on a fresh database, seeded by
+    `seeded(project, database, base URL)` and serving: its folder, its load setup file (what
+    `seeded` returned), its server, its database's URL and name."""
     engine, runtime, framework, adapter = pairing
-    project = generate(root, engine, runtime, framework, adapter, env, template=template)
+    project = generate(root, engine, runtime, framework, adapter, env, bundles, template)
     if "build" in json.loads((project / "package.json").read_text())["scripts"]:
         run(["npm", "run", "build"], project, env)
     if adapter == "drizzle":
@@ -301,10 +307,25 @@ def served_bank(
         server, base = start_api(project, root, env, url)
         try:
             setup_file = root / f"{project.name}.json"
-            setup_file.write_text(json.dumps(seed(project, engine, database, base)))
+            setup_file.write_text(json.dumps(seeded(project, database, base)))
             yield project, setup_file, server, url, database
         finally:
             stop(server)
+
+
+def served_bank(
+    root: Path, pairing: tuple[str, str, str, str], env: dict[str, str], template: Path
+) -> contextlib.AbstractContextManager[tuple[Path, Path, subprocess.Popen, str, str]]:
+    """A bank project (served_project), its users' funded accounts seeded."""
+    engine = pairing[0]
+    return served_project(
+        root,
+        pairing,
+        env,
+        template,
+        ("auth", "banking-app"),
+        lambda project, database, base: seed(project, engine, database, base),
+    )
 
 
 def peak_rss_mb(session: int) -> float:
