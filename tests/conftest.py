@@ -271,6 +271,29 @@ def install_node_modules(project: Path, real_folder: bool = False) -> Path:
     return home / "node_modules"
 
 
+def type_check_together(root: Path, projects: list[Path]) -> None:
+    """`tsc --noEmit` over every project in one program (one compiler start, the shared
+    packages' types read once), each project's files under its own compiler options; those of
+    projects whose tsconfig differs from the first's are checked alone."""
+    if not projects:
+        return
+    first = (projects[0] / "tsconfig.json").read_text()
+    alike = [p for p in projects if (p / "tsconfig.json").read_text() == first]
+    for project in projects:
+        if project not in alike:
+            run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
+    # Every folder the project's own tsconfig includes, and the types it names from one node_modules.
+    include = json.loads(first)["include"]
+    config = {
+        "extends": f"./{alike[0].name}/tsconfig.json",
+        "include": [f"{p.name}/{i}" for p in alike for i in include],
+    }
+    (root / "tsconfig.json").write_text(json.dumps(config))
+    if not (root / "node_modules").exists():
+        (root / "node_modules").symlink_to((alike[0] / "node_modules").resolve(), target_is_directory=True)
+    run(["npx", "--no-install", "tsc", "--noEmit", "-p", "."], cwd=root)
+
+
 def npm_tool(package: str, version: str, *others: str) -> Path:
     """An npm package at an exact version (with `others`, more 'name@version' packages beside
     it), installed once into .cache/tools; its node_modules.

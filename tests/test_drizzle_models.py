@@ -3,13 +3,21 @@ lints, generates SQL and migrates; the union variant behaves as the spec says on
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FreshDatabase, install_node_modules, query, render, require_server, run, server_url
+from conftest import (
+    FreshDatabase,
+    install_node_modules,
+    query,
+    render,
+    require_server,
+    run,
+    server_url,
+    type_check_together,
+)
 
 ARCHITECTURES = ["mvc", "feature"]
 DIALECTS = ["postgresql", "mysql"]
@@ -53,29 +61,6 @@ def build(dst: Path, dialect: str, arch: str, models: list[str]) -> Path:
     sql = list((project / "drizzle").glob("*.sql"))
     assert sql and all(f.read_text().strip() for f in sql), f"drizzle-kit wrote no SQL in {project}"
     return project
-
-
-def type_check_together(root: Path, projects: list[Path]) -> None:
-    """`tsc --noEmit` over every project in one program (one compiler start, the shared
-    packages' types read once), each project's files under its own compiler options; those of
-    projects whose tsconfig differs from the first's are checked alone."""
-    if not projects:
-        return
-    first = (projects[0] / "tsconfig.json").read_text()
-    alike = [p for p in projects if (p / "tsconfig.json").read_text() == first]
-    for project in projects:
-        if project not in alike:
-            run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
-    # Every folder the project's own tsconfig includes, and the types it names from one node_modules.
-    include = json.loads(first)["include"]
-    config = {
-        "extends": f"./{alike[0].name}/tsconfig.json",
-        "include": [f"{p.name}/{i}" for p in alike for i in include],
-    }
-    (root / "tsconfig.json").write_text(json.dumps(config))
-    if not (root / "node_modules").exists():
-        (root / "node_modules").symlink_to((alike[0] / "node_modules").resolve(), target_is_directory=True)
-    run(["npx", "--no-install", "tsc", "--noEmit", "-p", "."], cwd=root)
 
 
 def migrate(project: Path, arch: str, url: str) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import free_port, get_json, install_node_modules, render, run, wait_listening
+from conftest import (
+    FreshDatabase,
+    free_port,
+    get_json,
+    install_node_modules,
+    render,
+    require_server,
+    run,
+    server_url,
+    wait_listening,
+)
 
 ARCHITECTURES = ["mvc", "feature"]
 DATABASES: dict[str, str | None] = {"none": None, "postgresql": "drizzle", "mysql": "drizzle", "mongodb": "mongoose"}
@@ -38,6 +48,13 @@ def test_project_typechecks_lints_and_passes_its_tests(tmp_path, architecture, e
     assert "failed" not in output.lower()
     run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
     assert (project / "dist" / "server.js").is_file()
+    # The compiled server of a SQL project, on a fresh database of the real server and on a closed port.
+    if engine in CLOSED_PORT_URLS:
+        require_server(*(("PostgreSQL", 5432) if engine == "postgresql" else ("MariaDB", 3306)))
+        with FreshDatabase(engine) as database:
+            readiness_against_the_real_database(project, engine, server_url(engine, database))
+    if (architecture, engine) == ("feature", "postgresql"):
+        a_bad_environment_stops_the_server_with_a_clear_message(project)
 
 
 class Server:
@@ -64,19 +81,7 @@ class Server:
         return self.process.wait(timeout=15)
 
 
-@pytest.fixture
-def database_url(request):
-    return request.getfixturevalue(f"{request.param}_url")
-
-
-@pytest.mark.parametrize(
-    ("engine", "database_url"), [("postgresql", "postgres"), ("mysql", "mysql")], indirect=["database_url"]
-)
-@pytest.mark.parametrize("architecture", ARCHITECTURES)
-def test_readiness_against_the_real_database(tmp_path, architecture, engine, database_url):
-    project = generate(tmp_path, architecture, engine)
-    run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
-
+def readiness_against_the_real_database(project: Path, engine: str, database_url: str) -> None:
     server = Server(project, database_url)
     assert server.get("/health")[0] == 200
     assert server.get("/health/ready") == (200, {"status": "ready", "database": "up"})
@@ -89,9 +94,7 @@ def test_readiness_against_the_real_database(tmp_path, architecture, engine, dat
     assert server.stop() == 0
 
 
-def test_a_bad_environment_stops_the_server_with_a_clear_message(tmp_path):
-    project = generate(tmp_path, "feature", "postgresql")
-    run(["npx", "--no-install", "tsc", "-p", "tsconfig.build.json"], cwd=project)
+def a_bad_environment_stops_the_server_with_a_clear_message(project: Path) -> None:
     env = {**os.environ, "DATABASE_URL": "not a url", "PORT": "eighty"}
     done = subprocess.run(
         ["node", "dist/server.js"], cwd=project, env=env, capture_output=True, text=True, timeout=30, check=False

@@ -347,7 +347,7 @@ def test_mysql_migrations_with_prismas_native_engine(tmp_path):
     """Where Prisma's native schema engine can be downloaded, db:generate and db:migrate run for
     real on MariaDB. Not on this machine: its download host is unreachable."""
     require_server("MariaDB", 3306)
-    project, _ = prisma_project(tmp_path / "api", "mysql", "mvc", ["auth/user", "auth/session"])
+    project, _ = prisma_project(tmp_path / "api", "mysql", "mvc")  # the install of the MariaDB test above
     probe = subprocess.run(
         ["npx", "--no-install", "prisma", "version"],
         cwd=project,
@@ -371,15 +371,7 @@ def test_mysql_migrations_with_prismas_native_engine(tmp_path):
 
 
 def test_migrate_commands_fail_loudly_with_the_stand_in_engine(tmp_path):
-    project = render(
-        tmp_path / "api",
-        projectName="api",
-        databaseEngine="postgresql",
-        databaseAdapter="prisma",
-        bundles=["auth"],
-        models=["auth/user"],
-    )
-    install_node_modules(project)
+    project, _ = prisma_project(tmp_path / "api", "postgresql", "feature")  # the install of the tests above
     done = subprocess.run(
         ["npx", "--no-install", "prisma", "migrate", "deploy"],
         cwd=project,
@@ -393,15 +385,8 @@ def test_migrate_commands_fail_loudly_with_the_stand_in_engine(tmp_path):
 
 @pytest.mark.parametrize("engine", ["postgresql", "mongodb"])
 def test_a_broken_schema_fails_validation(tmp_path, engine):
-    bundles = {"bundles": ["blog-app"], "models": ["blog-app/user", "blog-app/post"]}
-    project = render(
-        tmp_path / "api",
-        projectName="api",
-        databaseEngine=engine,
-        databaseAdapter="prisma",
-        **bundles,
-    )
-    install_node_modules(project)
+    # Every model: the dependency set (and its install) of the engine's tests above and below.
+    project, _ = prisma_project(tmp_path / "api", engine, "mvc", UNION_MONGODB if engine == "mongodb" else UNION)
     # Prisma 6 (MongoDB) reads the URL when it validates; the project's .env would give it.
     env = {
         **prisma_stand_in(tmp_path),
