@@ -9,13 +9,17 @@
 //   (access_token.mjs, which read_floor.mjs shares), and one query that its session is active
 //   and its user not deleted (sign-out and a password change take effect at once, so no cache
 //   may stand in for that query).
-// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer>]`; the secret
-// and issuer (the project's name) make it the authenticated floor. SIGTERM stops it.
+// - Express: the authenticated floor's work in one Express route (express.json() reads the
+//   body): what Express's own routing and body parsing add, which no code inside it can remove.
+// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express]]`; the
+// secret and issuer (the project's name) make it the authenticated floor, `express` the Express
+// floor (Express from the generated project's folder). SIGTERM stops it.
 import { createServer } from "node:http";
+import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";
 import { openDatabase, transfer } from "./transfer_sql.mjs";
 
-const [port, url, jwtSecret, issuer] = process.argv.slice(2);
+const [port, url, jwtSecret, issuer, framework] = process.argv.slice(2);
 const database = openDatabase(url);
 const verifiedClaims = jwtSecret ? accessTokenCheck(jwtSecret, issuer) : null;
 
@@ -27,28 +31,49 @@ async function sessionIsActive(claims) {
   return rows.length === 1;
 }
 
-async function answer(request) {
+/** The transfer's answer: [status, body]; `body` is the parsed JSON, or null to read it from the request. */
+async function answer(request, body) {
   if (verifiedClaims) {
     const claims = verifiedClaims(request.headers.authorization);
     if (!claims || !(await sessionIsActive(claims))) {
       return [401, { message: "unauthenticated" }];
     }
   }
-  const chunks = [];
-  for await (const chunk of request) {
-    chunks.push(chunk);
-  }
-  const { fromAccountId, toAccountId } = JSON.parse(Buffer.concat(chunks).toString());
+  const { fromAccountId, toAccountId } = body ?? (await jsonOf(request));
   const key = `floor-${request.headers["idempotency-key"]}`;
   const completed = await transfer(database, fromAccountId, toAccountId, key);
   return [completed ? 201 : 422, { completed }];
 }
 
-const server = createServer(async (request, response) => {
-  const [status, body] = await answer(request).catch((error) => [500, { message: String(error) }]);
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(body));
-});
+async function jsonOf(request) {
+  const chunks = [];
+  for await (const chunk of request) {
+    chunks.push(chunk);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString());
+}
+
+function bareServer() {
+  return createServer(async (request, response) => {
+    const [status, body] = await answer(request, null).catch((error) => [500, { message: String(error) }]);
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  });
+}
+
+function expressServer() {
+  const express = createRequire(`${process.cwd()}/package.json`)("express");
+  const app = express();
+  app.set("etag", false);
+  app.use(express.json({ limit: "1mb" }));
+  app.post("/api/v1/transfers", async (request, response) => {
+    const [status, body] = await answer(request, request.body);
+    response.status(status).json(body);
+  });
+  return createServer(app);
+}
+
+const server = framework === "express" ? expressServer() : bareServer();
 server.keepAliveTimeout = 60_000;
 server.listen(Number(port), "127.0.0.1", () => console.log("listening"));
 process.on("SIGTERM", () => server.close(() => database.pool.end()));

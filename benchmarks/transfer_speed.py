@@ -10,7 +10,8 @@ mysql2, one transaction each, the same locking: transfer_sql.mjs), and transfer_
 them to two HTTP floors (transfer_http_floor.mjs: the baseline's transfer behind a bare
 node:http server with no framework and no validation; the authenticated one also checks the
 access token and its session, as the contract asks of every signed-in request, at the least
-cost). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
+cost; on Express pairings, the Express floor serves the authenticated floor's work from one
+Express route, so Express's own share of the API's cost shows). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
 each part used per transfer, and whether the ledger's invariants held at the end (no customer
 balance below zero, every balance equal to its ledger, every currency's ledger summing to
@@ -356,6 +357,8 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         setup = json.loads(setup_file.read_text())
         project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
         floors = {"HTTP floor": [url], "authenticated floor": [url, JWT_SECRET, project_name]}
+        if pairing[2] == "express":  # Express's own cost: the authenticated floor in one Express route
+            floors["Express floor"] = [url, JWT_SECRET, project_name, "express"]
         load = ["node", str(HERE / "transfer_load.mjs")]
         baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
         targets: dict[str, tuple[list[str], subprocess.Popen | None]] = {
@@ -486,7 +489,9 @@ def main() -> None:
                 "    ratio to the baseline: "
                 + ", ".join(f"{name} {rate / baseline:.2f}" for name, rate in rates.items() if name != "baseline")
                 + "; to the authenticated floor: "
-                + ", ".join(f"{name} {rates[name] / floor:.2f}" for name in ("API", "before") if name in rates)
+                + ", ".join(
+                    f"{name} {rates[name] / floor:.2f}" for name in ("API", "before", "Express floor") if name in rates
+                )
                 + f"{goal}; {verdict}",
                 flush=True,
             )
