@@ -7,13 +7,15 @@
 // - /api/v1/auth/me: the access token checked (access_token.mjs), its session active and its
 //   user not deleted (one query), then the user's row (one more), as the API's authenticate()
 //   and me() do.
-// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer>` with the generated
+// With `express` last, the same answers from two Express routes (Express from the generated
+// project): what Express's own routing adds, which no code inside it can remove.
+// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [express]` with the generated
 // project as the working directory (its pg). SIGTERM stops it.
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";
 
-const [port, url, jwtSecret, issuer] = process.argv.slice(2);
+const [port, url, jwtSecret, issuer, framework] = process.argv.slice(2);
 const require = createRequire(`${process.cwd()}/package.json`);
 // A pool of 10, as the API's (pg.Pool's default).
 const pool = new (require("pg").Pool)({ connectionString: url, max: 10 });
@@ -86,11 +88,28 @@ function answer(request) {
   return [404, { message: "not found" }];
 }
 
-const server = createServer(async (request, response) => {
-  const [status, body] = await Promise.resolve(answer(request)).catch((error) => [500, { message: String(error) }]);
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(body));
-});
+function bareServer() {
+  return createServer(async (request, response) => {
+    const [status, body] = await Promise.resolve(answer(request)).catch((error) => [500, { message: String(error) }]);
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  });
+}
+
+function expressServer() {
+  const express = require("express");
+  const app = express();
+  app.set("etag", false);
+  const route = (handle) => async (request, response) => {
+    const [status, body] = await handle(request);
+    response.status(status).json(body);
+  };
+  app.get("/api/v1/posts", route(posts));
+  app.get("/api/v1/auth/me", route((request) => me(request.headers.authorization)));
+  return createServer(app);
+}
+
+const server = framework === "express" ? expressServer() : bareServer();
 server.keepAliveTimeout = 60_000;
 server.listen(Number(port), "127.0.0.1", () => console.log("listening"));
 process.on("SIGTERM", () => server.close(() => pool.end()));

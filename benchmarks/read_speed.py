@@ -12,7 +12,8 @@ for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /
 (the first page of 20, each post with its author, category and like count) and `GET
 /api/v1/auth/me` (the caller's profile: the access token and its session checked, the user
 read) to the API and to the floor (read_floor.mjs: the statements the API sends, with plain
-pg, behind a bare node:http server with no framework and no edge). Each request carries a
+pg, behind a bare node:http server with no framework and no edge; on Express pairings also
+the Express floor, the same answers from Express routes: what Express itself costs). Each request carries a
 random user's access token and a browser's Origin (the API's CORS answers it). The script
 prints requests per second for each path on each server, the API's ratio to the floor, the
 mean size of the answers (the floor answers in the API's shape) and the CPU each part used
@@ -137,18 +138,21 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             targets["before"] = (before_file, before)
         setup = json.loads(setup_file.read_text())
         issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
-        floor_port = free_port()
-        floor = subprocess.Popen(
-            ["node", str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer],
-            cwd=project,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-        )
-        servers.callback(stop, floor)
-        wait_for_port(floor_port)
-        floor_file = root / f"{project.name}-floor.json"
-        floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
-        targets["floor"] = (floor_file, floor)
+        # The floor, and on Express pairings Express's own floor (its answers from Express routes).
+        floors = {"floor": [], **({"Express floor": ["express"]} if pairing[2] == "express" else {})}
+        for name, extra in floors.items():
+            floor_port = free_port()
+            floor = subprocess.Popen(
+                ["node", str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer, *extra],
+                cwd=project,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+            )
+            servers.callback(stop, floor)
+            wait_for_port(floor_port)
+            floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
+            floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
+            targets[name] = (floor_file, floor)
         runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in PATHS for t in targets}
         load = ["node", str(HERE / "read_load.mjs")]
         # Unmeasured: until the JIT has compiled the hot paths, a server's first
@@ -188,7 +192,7 @@ def main() -> None:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for pairing in (p for p in PAIRINGS if chosen(p, words)):
             runs, memory = measure(root, pairing, seconds, rounds)
-            targets = sorted({target for _, target in runs}, key=["API", "before", "floor"].index)
+            targets = sorted({target for _, target in runs}, key=["API", "before", "floor", "Express floor"].index)
             with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
             for path in PATHS:
                 done = {target: runs[path, target] for target in targets}
