@@ -11,9 +11,9 @@
 // project): what Express's own routing adds, which no code inside it can remove.
 // `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [express]` with the generated
 // project as the working directory (its pg). SIGTERM stops it.
-import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";
+import { serveFloor } from "./floor_server.mjs";
 
 const [port, url, jwtSecret, issuer, framework] = process.argv.slice(2);
 const require = createRequire(`${process.cwd()}/package.json`);
@@ -28,14 +28,16 @@ const POST_COUNT = `select count(*) from "posts" left join "categories" on "cate
 const SESSION = `select "sessions"."user_id", "users"."role", "users"."is_deleted" from "sessions" inner join "users" on "users"."id" = "sessions"."user_id" where ("sessions"."id" = $1 and ("sessions"."is_active" = $2 and "sessions"."expires_at" > $3)) limit $4`;
 const USER = `select "id", "name", "email", "password", "role", "provider", "provider_id", "avatar", "is_email_verified", "last_login_at", "failed_login_attempts", "lock_until", "is_deleted", "deleted_at", "re_activate_available_at", "created_at", "updated_at" from "users" where "users"."id" = $1 limit $2`;
 
-// Rows as arrays, as Drizzle asks pg for them (the joined columns share names).
-const rows = async (text, values) => (await pool.query({ text, values, rowMode: "array" })).rows;
+// Rows as arrays, as Drizzle asks pg for them (the joined columns share names); each statement
+// prepared once per connection by its name, so PostgreSQL parses and plans it once: the least
+// a read can cost the database.
+const rows = async (name, text, values) => (await pool.query({ name, text, values, rowMode: "array" })).rows;
 const iso = (date) => date?.toISOString() ?? null;
 
 async function posts() {
   const [page, [[total]]] = await Promise.all([
-    rows(POSTS, ["published", PAGE]), // the first page: Drizzle leaves out "offset 0"
-    rows(POST_COUNT, ["published"]),
+    rows("posts", POSTS, ["published", PAGE]), // the first page: Drizzle leaves out "offset 0"
+    rows("post-count", POST_COUNT, ["published"]),
   ]);
   const data = page.map(
     ([id, title, slug, content, excerpt, authorId, , tags, image, views, status, published, created, updated, authorName, categoryId, categoryName, categorySlug, likes]) => ({
@@ -65,11 +67,11 @@ async function me(authorization) {
   if (!claims) {
     return [401, { message: "unauthenticated" }];
   }
-  const [session] = await rows(SESSION, [Number(claims.sid), true, new Date(), 1]);
+  const [session] = await rows("session", SESSION, [Number(claims.sid), true, new Date(), 1]);
   if (!session || String(session[0]) !== claims.sub || session[2]) {
     return [401, { message: "the session has ended" }];
   }
-  const [user] = await rows(USER, [Number(claims.sub), 1]);
+  const [user] = await rows("user", USER, [Number(claims.sub), 1]);
   if (!user) {
     return [401, { message: "the session has ended" }];
   }
@@ -77,39 +79,9 @@ async function me(authorization) {
   return [200, { user: { _id: String(id), name, email, avatar, role, isEmailVerified } }];
 }
 
-function answer(request) {
-  const path = request.url.split("?", 1)[0];
-  if (path === "/api/v1/posts") {
-    return posts();
-  }
-  if (path === "/api/v1/auth/me") {
-    return me(request.headers.authorization);
-  }
-  return [404, { message: "not found" }];
-}
-
-function bareServer() {
-  return createServer(async (request, response) => {
-    const [status, body] = await Promise.resolve(answer(request)).catch((error) => [500, { message: String(error) }]);
-    response.writeHead(status, { "content-type": "application/json" });
-    response.end(JSON.stringify(body));
-  });
-}
-
-function expressServer() {
-  const express = require("express");
-  const app = express();
-  app.set("etag", false);
-  const route = (handle) => async (request, response) => {
-    const [status, body] = await handle(request);
-    response.status(status).json(body);
-  };
-  app.get("/api/v1/posts", route(posts));
-  app.get("/api/v1/auth/me", route((request) => me(request.headers.authorization)));
-  return createServer(app);
-}
-
-const server = framework === "express" ? expressServer() : bareServer();
-server.keepAliveTimeout = 60_000;
-server.listen(Number(port), "127.0.0.1", () => console.log("listening"));
-process.on("SIGTERM", () => server.close(() => pool.end()));
+serveFloor(
+  framework,
+  { "GET /api/v1/posts": posts, "GET /api/v1/auth/me": (request) => me(request.headers.authorization) },
+  port,
+  () => pool.end(),
+);

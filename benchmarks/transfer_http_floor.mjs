@@ -14,9 +14,8 @@
 // `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express]]`; the
 // secret and issuer (the project's name) make it the authenticated floor, `express` the Express
 // floor (Express from the generated project's folder). SIGTERM stops it.
-import { createServer } from "node:http";
-import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";
+import { serveFloor } from "./floor_server.mjs";
 import { openDatabase, transfer } from "./transfer_sql.mjs";
 
 const [port, url, jwtSecret, issuer, framework] = process.argv.slice(2);
@@ -27,11 +26,12 @@ async function sessionIsActive(claims) {
   const { mysql, pool } = database;
   const text = `select u.role from sessions s join users u on u.id = s.user_id where s.id = ${mysql ? "?" : "$1"} and s.user_id = ${mysql ? "?" : "$2"} and s.is_active and s.expires_at > ${mysql ? "?" : "$3"} and not u.is_deleted`;
   const values = [Number(claims.sid), Number(claims.sub), new Date()];
-  const rows = mysql ? (await pool.query(text, values))[0] : (await pool.query(text, values)).rows;
+  // Prepared once per connection, as transfer_sql.mjs's statements.
+  const rows = mysql ? (await pool.execute(text, values))[0] : (await pool.query({ name: "session", text, values })).rows;
   return rows.length === 1;
 }
 
-/** The transfer's answer: [status, body]; `body` is the parsed JSON, or null to read it from the request. */
+/** The transfer's answer: [status, body], from the request and its parsed JSON body. */
 async function answer(request, body) {
   if (verifiedClaims) {
     const claims = verifiedClaims(request.headers.authorization);
@@ -39,41 +39,10 @@ async function answer(request, body) {
       return [401, { message: "unauthenticated" }];
     }
   }
-  const { fromAccountId, toAccountId } = body ?? (await jsonOf(request));
+  const { fromAccountId, toAccountId } = body;
   const key = `floor-${request.headers["idempotency-key"]}`;
   const completed = await transfer(database, fromAccountId, toAccountId, key);
   return [completed ? 201 : 422, { completed }];
 }
 
-async function jsonOf(request) {
-  const chunks = [];
-  for await (const chunk of request) {
-    chunks.push(chunk);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString());
-}
-
-function bareServer() {
-  return createServer(async (request, response) => {
-    const [status, body] = await answer(request, null).catch((error) => [500, { message: String(error) }]);
-    response.writeHead(status, { "content-type": "application/json" });
-    response.end(JSON.stringify(body));
-  });
-}
-
-function expressServer() {
-  const express = createRequire(`${process.cwd()}/package.json`)("express");
-  const app = express();
-  app.set("etag", false);
-  app.use(express.json({ limit: "1mb" }));
-  app.post("/api/v1/transfers", async (request, response) => {
-    const [status, body] = await answer(request, request.body);
-    response.status(status).json(body);
-  });
-  return createServer(app);
-}
-
-const server = framework === "express" ? expressServer() : bareServer();
-server.keepAliveTimeout = 60_000;
-server.listen(Number(port), "127.0.0.1", () => console.log("listening"));
-process.on("SIGTERM", () => server.close(() => database.pool.end()));
+serveFloor(framework, { "POST /api/v1/transfers": answer }, port, () => database.pool.end());

@@ -2,8 +2,10 @@
 // generated project's folder, which has them): one database transaction per transfer with the
 // API's locking: both accounts locked in id order, funds checked on the locked rows, the key
 // claimed by the transaction row, two ledger entries and both balances moved in one UPDATE
-// (the generated Drizzle repository's statements). transfer_baseline.mjs calls it directly;
-// transfer_http_floor.mjs serves it over bare HTTP.
+// (the generated Drizzle repository's statements). Each statement is prepared once per
+// connection (pg: by name; mysql2: execute()), so the database parses and plans it once: the
+// least a transfer can cost it. transfer_baseline.mjs calls it directly; transfer_http_floor.mjs
+// serves it over bare HTTP.
 import { createRequire } from "node:module";
 
 const require = createRequire(`${process.cwd()}/package.json`);
@@ -19,17 +21,22 @@ export function openDatabase(url) {
 
 async function inTransaction({ mysql, pool }, work) {
   const client = mysql ? await pool.getConnection() : await pool.connect();
-  const query = async (text, values) =>
-    mysql ? (await client.query(text, values))[0] : (await client.query(text, values)).rows;
+  // `name`: a statement prepared once per connection; none for BEGIN, COMMIT and ROLLBACK.
+  const query = async (name, text, values) => {
+    if (mysql) {
+      return (await (name ? client.execute(text, values) : client.query(text)))[0];
+    }
+    return (await client.query(name ? { name, text, values } : text)).rows;
+  };
   try {
     for (let attempt = 1; ; attempt += 1) {
-      await query(mysql ? "start transaction" : "begin");
+      await query(null, mysql ? "start transaction" : "begin");
       try {
         const result = await work(query);
-        await query("commit");
+        await query(null, "commit");
         return result;
       } catch (error) {
-        await query("rollback");
+        await query(null, "rollback");
         const retry = ["40P01", "40001", "ER_LOCK_DEADLOCK"].includes(error.code);
         if (!retry || attempt === 5) {
           throw error;
@@ -48,6 +55,7 @@ export async function transfer(database, from, to, key) {
   return inTransaction(database, async (query) => {
     const ids = [Number(from), Number(to)].sort((a, b) => a - b);
     const rows = await query(
+      "lock",
       `select id, balance, status, currency, system_account from accounts where id in (${p(1)}, ${p(2)}) order by id for update`,
       ids,
     );
@@ -63,12 +71,14 @@ export async function transfer(database, from, to, key) {
     let id;
     if (mysql) {
       const inserted = await query(
+        "claim",
         "insert into transactions (from_account_id, to_account_id, amount, status, failure_code, idempotency_key) values (?, ?, 1.00, ?, ?, ?)",
         [from, to, status, failure, key],
       );
       id = inserted.insertId;
     } else {
       [{ id }] = await query(
+        "claim",
         "insert into transactions (from_account_id, to_account_id, amount, status, failure_code, idempotency_key) values ($1, $2, 1.00, $3, $4, $5) on conflict (idempotency_key) do nothing returning id",
         [from, to, status, failure, key],
       );
@@ -77,10 +87,12 @@ export async function transfer(database, from, to, key) {
       return false;
     }
     await query(
+      "book",
       `insert into ledgers (account_id, transaction_id, entry_type, amount) values (${p(1)}, ${p(2)}, 'debit', 1.00), (${p(3)}, ${p(4)}, 'credit', 1.00)`,
       [from, id, to, id],
     );
     await query(
+      "move",
       `update accounts set balance = balance + case when id = ${p(1)} then -1.00 else 1.00 end where id in (${p(2)}, ${p(3)})`,
       [from, from, to],
     );

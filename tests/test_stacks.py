@@ -691,6 +691,15 @@ class DevProcess:
             os.killpg(self.process.pid, signal.SIGINT)
         try:
             return self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            # What still runs says which part did not stop (the server, its database, a watcher).
+            alive = subprocess.run(
+                ["ps", "-o", "pid,ppid,stat,etime,args", "-g", str(self.process.pid)],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout
+            pytest.fail(f"`dev` did not stop within 30 s of Ctrl-C; still running:\n{alive}\n{self.output}")
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)

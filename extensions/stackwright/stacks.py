@@ -17,6 +17,7 @@ from jinja2 import pass_context
 # when the test module has none (Deno's own tests use Deno.test; the API tests, shared with Node
 # and Bun, use its node:test with Jest's expect);
 # `test_runner`, `linter`, `builds`: what the generated README says of its scripts;
+# `graceful_on`: the signals its server shuts down gracefully on, as the README says;
 # `prisma_runtime`: the runtime Prisma's client generator writes for;
 # `ci_node`: the Node.js versions CI runs on (on Bun and Deno, Node runs only the package manager);
 # `unseen_entries`: files its tools start that knip cannot see started (knip.jsonc);
@@ -30,6 +31,7 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "test_runner": "Vitest",
         "linter": "Biome",
         "builds": True,
+        "graceful_on": "SIGTERM and SIGINT",
         "ci_node": ["engines floor", "lts/*"],
         # The container image (images.py): its final stage's base, its unprivileged user (by
         # number: a name may not resolve on the host), how it evaluates the health probe, and
@@ -46,6 +48,7 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "unseen_entries": ["tests/**/*.test.ts"],
         "linter": "Biome",
         "builds": False,
+        "graceful_on": "SIGTERM and SIGINT",
         "ci_node": ["lts/*"],
         "image": {
             "base": "oven/bun:{bun}-slim",
@@ -68,6 +71,8 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "flushes_logs": True,
         "linter": "`deno lint` and `deno fmt`",
         "builds": False,
+        # Not SIGINT: in `dev`, Deno's watcher owns Ctrl-C and passes it on as a SIGTERM.
+        "graceful_on": "SIGTERM (and Ctrl-C in `dev`, which Deno's watcher passes on as a SIGTERM)",
         "ci_node": ["lts/*"],
         "image": {
             "base": "denoland/deno:debian-{deno}",
