@@ -12,7 +12,7 @@ for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /
 (the first page of 20, each post with its author, category and like count) and `GET
 /api/v1/auth/me` (the caller's profile: the access token and its session checked, the user
 read) to the API and to the floor (read_floor.mjs: the statements the API sends, with plain
-pg, behind a bare node:http server with no framework and no edge; on Express pairings also
+pg, each prepared once per connection, behind a bare node:http server with no framework and no edge; on Express pairings also
 the Express floor, the same answers from Express routes: what Express itself costs). Each request carries a
 random user's access token and a browser's Origin (the API's CORS answers it). The script
 prints requests per second for each path on each server, the API's ratio to the floor, the

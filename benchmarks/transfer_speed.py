@@ -6,7 +6,8 @@ the local server; USERS users sign in through the API, each opens ACCOUNTS_PER_U
 and an admin funds them (deposits through the API). Then, alternating ROUNDS times for
 SECONDS each with CONCURRENCY requests in flight, transfer_load.mjs sends transfers through
 the API, transfer_baseline.mjs runs the same transfers straight on the database (plain pg or
-mysql2, one transaction each, the same locking: transfer_sql.mjs), and transfer_load.mjs sends
+mysql2, one transaction each, the same locking, each statement prepared once per
+connection: transfer_sql.mjs), and transfer_load.mjs sends
 them to two HTTP floors (transfer_http_floor.mjs: the baseline's transfer behind a bare
 node:http server with no framework and no validation; the authenticated one also checks the
 access token and its session, as the contract asks of every signed-in request, at the least
