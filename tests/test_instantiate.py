@@ -9,6 +9,7 @@ compare the result with `copier copy` of the same release.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -220,6 +221,40 @@ def test_the_answers_file_lists_every_question_with_copiers_default(tmp_path):
     assert set(active) | set(commented) == questions
     # The file's example name is the default for a repository folder named my-api.
     assert {**commented, **active} == copier_defaults(tmp_path)
+
+
+def test_the_answers_files_comments_name_every_choice_the_schema_allows():
+    """The comment above each answer names every value the schema allows it (and the APIs by
+    their names), so the file's help follows the template as it grows."""
+    text = (REPO / ANSWERS).read_text()
+    helps: dict[str, str] = {}
+    block: list[str] = []
+    for line in text.splitlines():
+        answer = re.match(r"^(?:# )?([a-z]\w*):", line)
+        if answer:
+            helps[answer.group(1)] = " ".join(block)
+            block = []
+        elif line.startswith("#"):
+            block.append(line)
+        else:
+            block = []
+    schema = json.loads((REPO / "schema" / "stackwright.schema.json").read_text())["properties"]
+    database = schema["database"]["properties"]
+    allowed = {
+        "packageManager": schema["packageManager"]["enum"],
+        "runtime": schema["runtime"]["enum"],
+        "framework": schema["framework"]["enum"],
+        "architecture": schema["architecture"]["enum"],
+        "databaseEngine": ["none", *database["engine"]["enum"]],
+        "databaseAdapter": database["adapter"]["enum"],
+        "apis": sorted(p.name for p in (REPO / "template" / "layers" / "apis").iterdir() if (p / "api.yml").exists()),
+    }
+    missing = {
+        key: [value for value in values if not re.search(rf"\b{re.escape(value)}\b", helps[key])]
+        for key, values in allowed.items()
+    }
+    assert not {key: values for key, values in missing.items() if values}, helps
+    assert "not built yet" not in text
 
 
 @pytest.mark.parametrize("engine", ["none", "mysql", "mongodb"])
