@@ -13,7 +13,8 @@
 //   body): what Express's own routing and body parsing add, which no code inside it can remove.
 // `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express]]`; the
 // secret and issuer (the project's name) make it the authenticated floor, `express` the Express
-// floor (Express from the generated project's folder). SIGTERM stops it.
+// floor (Express from the generated project's folder). SIGTERM stops it. Bun and Deno (`deno
+// run -A`) run it too: the runtime's own floor on their pairings.
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";
 import { openDatabase, transfer } from "./transfer_sql.mjs";

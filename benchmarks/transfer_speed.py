@@ -12,7 +12,8 @@ them to two HTTP floors (transfer_http_floor.mjs: the baseline's transfer behind
 node:http server with no framework and no validation; the authenticated one also checks the
 access token and its session, as the contract asks of every signed-in request, at the least
 cost; on Express pairings, the Express floor serves the authenticated floor's work from one
-Express route, so Express's own share of the API's cost shows). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
+Express route, so Express's own share of the API's cost shows; on Bun and Deno pairings, the
+authenticated floor run by that runtime, so the runtime's own share shows). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
 each part used per transfer, and whether the ledger's invariants held at the end (no customer
 balance below zero, every balance equal to its ledger, every currency's ledger summing to
@@ -357,17 +358,20 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             apis["before"] = (before_file, before_server, before_database)
         setup = json.loads(setup_file.read_text())
         project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
-        floors = {"HTTP floor": [url], "authenticated floor": [url, JWT_SECRET, project_name]}
+        authenticated = [url, JWT_SECRET, project_name]
+        floors = {"HTTP floor": ("node", [url]), "authenticated floor": ("node", authenticated)}
         if pairing[2] == "express":  # Express's own cost: the authenticated floor in one Express route
-            floors["Express floor"] = [url, JWT_SECRET, project_name, "express"]
+            floors["Express floor"] = ("node", [*authenticated, "express"])
+        if pairing[1] != "node":  # the runtime's own cost: the authenticated floor run by it
+            floors[f"{pairing[1].capitalize()} floor"] = (pairing[1], authenticated)
         load = ["node", str(HERE / "transfer_load.mjs")]
         baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
         targets: dict[str, tuple[list[str], subprocess.Popen | None]] = {
             name: ([*load, str(file), str(seconds), str(CONCURRENCY)], api) for name, (file, api, _) in apis.items()
         }
         targets["baseline"] = ([*baseline_load, str(CONCURRENCY), url], None)
-        for name, args in floors.items():
-            floor, floor_port = start_floor(project, args)
+        for name, (runtime, args) in floors.items():
+            floor, floor_port = start_floor(project, runtime, args, env)
             stack.callback(stop, floor)
             floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
             floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
@@ -427,12 +431,14 @@ def start_api(
     return server, base
 
 
-def start_floor(project: Path, args: list[str]) -> tuple[subprocess.Popen, int]:
-    """A transfer_http_floor.mjs server on a free port, listening."""
+def start_floor(project: Path, runtime: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, int]:
+    """A transfer_http_floor.mjs server run by `runtime` (node, bun or deno) on a free port, listening."""
     port = free_port()
+    program = {"node": ["node"], "bun": ["bun"], "deno": ["deno", "run", "-A"]}[runtime]
     floor = subprocess.Popen(
-        ["node", str(HERE / "transfer_http_floor.mjs"), str(port), *args],
+        [*program, str(HERE / "transfer_http_floor.mjs"), str(port), *args],
         cwd=project,
+        env={**os.environ, **env},
         start_new_session=True,
         stdout=subprocess.DEVNULL,
     )
@@ -491,7 +497,9 @@ def main() -> None:
                 + ", ".join(f"{name} {rate / baseline:.2f}" for name, rate in rates.items() if name != "baseline")
                 + "; to the authenticated floor: "
                 + ", ".join(
-                    f"{name} {rates[name] / floor:.2f}" for name in ("API", "before", "Express floor") if name in rates
+                    f"{name} {rates[name] / floor:.2f}"
+                    for name in rates
+                    if name not in ("baseline", "HTTP floor", "authenticated floor")
                 )
                 + f"{goal}; {verdict}",
                 flush=True,
