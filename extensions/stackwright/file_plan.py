@@ -97,6 +97,9 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
                 continue
             if name in FRAMEWORKS[answers["framework"]].get("leaves_out", []):
                 continue
+            applies = ONLY_WHEN.get(f"{folder}/{name}")
+            if applies and not applies(answers):
+                continue
             needs = ONLY_WITH_MODELS.get(f"{folder}/{name}")
             if needs and not set(needs) & set(chosen):
                 continue
@@ -115,6 +118,18 @@ ONLY_WITH_MODELS: dict[str, tuple[str, ...]] = {
     "models/prisma-mongodb/indexes.ts": ("session", "refresh-token", "otp", "post"),
     "models/prisma-mongodb/sync-indexes.ts": ("session", "refresh-token", "otp", "post"),
     "models/prisma-mongodb/immutable-ledger.ts": ("ledger",),
+}
+
+
+def _sql(answers: Any) -> bool:
+    return answers["databaseEngine"] in ("postgresql", "mysql")
+
+
+# Fragments of a shared folder that only some answers need: planned when their test holds.
+ONLY_WHEN: dict[str, Callable[[Any], bool]] = {
+    # The faults a test can make with a TCP proxy, on a SQL server (no MongoDB server runs here).
+    "apis/shared/service/tcp-proxy.ts": _sql,
+    "apis/shared/service/database-faults.test.ts": _sql,
 }
 
 

@@ -44,12 +44,16 @@ _COMMON = {
     "api-client.ts": "tests/support/api-client.ts",
     "routes.test.ts": "tests/routes.test.ts",
     "served-edge.test.ts": "tests/served-edge.test.ts",
+    "database-faults.test.ts": "tests/database-faults.test.ts",
+    "tcp-proxy.ts": "tests/support/tcp-proxy.ts",
 }
 
 
 LAYOUTS: dict[str, dict[str, str]] = {
     "mvc": {
         **_COMMON,
+        "database-faults.ts": "src/utils/database-faults.ts",
+        "shutdown.ts": "src/utils/shutdown.ts",
         "env.ts": "src/config/env.ts",
         "database.ts": "src/db/database.ts",
         "migrate.ts": "src/db/migrate.ts",
@@ -95,6 +99,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
     },
     "feature": {
         **_COMMON,
+        "database-faults.ts": "src/shared/database/database-faults.ts",
+        "shutdown.ts": "src/shared/shutdown.ts",
         "env.ts": "src/shared/config/env.ts",
         "database.ts": "src/database/database.ts",
         "migrate.ts": "src/shared/database/migrate.ts",
@@ -139,6 +145,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
     # NestJS: one folder per Nest module; each model sits in its feature module's folder.
     "modular": {
         **_COMMON,
+        "database-faults.ts": "src/common/database-faults.ts",
+        "shutdown.ts": "src/common/shutdown.ts",
         "server.ts": "src/main.ts",
         "app.module.ts": "src/app.module.ts",
         "env.ts": "src/config/env.ts",
@@ -185,6 +193,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
     # own config files sit in its project folder (rootDir), where `next` looks for them.
     "file-api": {
         "src": "src",
+        "database-faults.ts": "src/lib/database-faults.ts",
+        "shutdown.ts": "src/lib/shutdown.ts",
         "tests": "tests",
         "generated/prisma/client.ts": "src/generated/prisma/client.ts",
         "health.test.ts": "tests/health.test.ts",
@@ -194,6 +204,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "api-client.ts": "tests/support/api-client.ts",
         "routes.test.ts": "tests/routes.test.ts",
         "served-edge.test.ts": "tests/served-edge.test.ts",
+        "database-faults.test.ts": "tests/database-faults.test.ts",
+        "tcp-proxy.ts": "tests/support/tcp-proxy.ts",
         # Next's custom server: the process, and the edge it puts before Next's handler.
         "server.ts": "src/server.ts",
         "next-edge.ts": "src/lib/next-edge.ts",

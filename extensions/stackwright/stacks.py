@@ -114,7 +114,6 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         # between it and the app, so a stop signal reaches the app.
         "dev_command": "nest start --watch --no-shell",
         "dev_tools": ["@nestjs/cli", "@swc/cli", "@swc/core"],
-        "flushes_logs": True,
         "routes_by_record": True,
         "client_address_header": True,
     },
