@@ -289,9 +289,8 @@ def with_local_bin(project: Path, env: dict[str, str]) -> dict[str, str]:
     return {**env, "PATH": os.pathsep.join([str(project / "node_modules" / ".bin"), env["PATH"]])}
 
 
-# How a graceful SIGTERM ends each framework's server: Nest's (as its enableShutdownHooks() does)
-# runs the modules' shutdown hooks, then re-raises the signal; the others exit 0 once closed.
-SIGTERM_EXIT = {"nestjs": -signal.SIGTERM}
+# How a graceful SIGTERM ends each framework's server: every one exits 0 once closed (shutdown.ts).
+SIGTERM_EXIT: dict[str, int] = {}
 # The line that Nest's and Next's servers print once they have closed the database connection.
 DATABASE_CLOSED = "Database connection closed"
 LOGS_DATABASE_CLOSED = {"nestjs", "nextjs"}
