@@ -60,6 +60,7 @@ from conftest import (
     timed,
     wait_listening,
 )
+from own_database import OwnMariaDB, OwnPostgres, transfers_through
 from query_counter import counting_queries
 from smtp_sink import SmtpSink
 from test_package_managers import install as install_with
@@ -989,6 +990,9 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
                 # runtime in the Drizzle cases. Serving signs in on this runtime, through Prisma.
                 run_tests_but_the_apis(project, answers, {**env, "DATABASE_URL": url})
                 serve_and_probe(project, env, answers["framework"], engine, url)
+            if case in FAULT_CASES:
+                with timed("faults"):
+                    the_server_survives_its_database(project, command, env, answers, tmp_path)
     elif engine in ("postgresql", "mysql"):
         first_run_tested = False
         if case in EMBEDDED:
@@ -1024,6 +1028,9 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             if case in WORKER_ALONE:
                 with timed("worker alone"):
                     the_mail_worker_delivers_alone(project, env, url)
+        if case in FAULT_CASES:
+            with timed("faults"):
+                the_server_survives_its_database(project, command, env, answers, tmp_path)
         if case.endswith("-postgresql"):
             with timed("bad env"):
                 a_bad_environment_stops_the_server_with_one_clear_line(project, env)
@@ -1031,6 +1038,101 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
         # No MongoDB server here: Mongoose projects are served against a closed port only.
         assert engine == "none" or "db:sync-indexes" in scripts
         serve_and_probe(project, env, answers["framework"], engine, None)
+
+
+# A database server of the test's own is stopped and started, and its connections are killed,
+# under transfers (own_database.py): once per runtime and data layer (Drizzle and Prisma on both
+# engines), NestJS and Next.js among them.
+FAULT_CASES = {
+    "node-express-postgresql",
+    "node-nestjs-mysql",
+    "node-nextjs-postgresql",
+    "bun-hono-postgresql",
+    "bun-express-prisma-mysql",
+    "deno-hono-mysql",
+    "deno-hono-prisma-postgresql",
+}
+FAULT_TIMEOUT_MS = 2000
+
+
+def the_server_survives_its_database(
+    project: Path, command: str, env: dict[str, str], answers: dict, scratch: Path
+) -> None:
+    """Transfers under load while the database's connections are killed, then while it is
+    stopped and started again: the process lives, clients see 503s (with Retry-After, within
+    DATABASE_TIMEOUT_MS) and no other error, it serves again within 5 s of the database's
+    return, every transfer acknowledged is in the ledger once, and its log stays JSON."""
+    engine = answers["databaseEngine"]
+    own = OwnPostgres() if engine == "postgresql" else OwnMariaDB()
+    with own, contextlib.closing(SmtpSink()) as smtp, contextlib.ExitStack() as stack:
+        database = own.create_database()
+        url = own.url(database)
+        if answers["databaseAdapter"] == "prisma":
+            create_tables(project, engine, url, scratch, env)
+        else:
+            run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
+        limits = {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0", "DATABASE_TIMEOUT_MS": str(FAULT_TIMEOUT_MS)}
+        server = Server(project, {**env, "SMTP_URL": smtp.url, **limits}, url)
+        stack.callback(server.kill)
+        email, password = verified_user(server.port, smtp)
+        own.sql(database, f"update users set role = 'admin' where email = '{email}'")
+        token = post(server.port, "/api/v1/auth/sign-in", {"email": email, "password": password}, 200)["accessToken"]
+        base = f"http://127.0.0.1:{server.port}"
+        accounts = []
+        for _ in range(4):
+            account = call_as(base, "POST", "/api/v1/accounts", {}, token)["_id"]
+            deposit = {"accountId": account, "amount": "1000.00"}
+            call_as(base, "POST", "/api/v1/admin/deposits", deposit, token, key=f"seed-{account}")
+            accounts.append(account)
+        seeded = int(own.sql(database, "select count(*) from transactions")[0][0])
+
+        def stopped_and_started() -> None:
+            own.stop()
+            time.sleep(2)
+            own.start()
+
+        acknowledged = 0
+        for name, fault in (
+            ("connections killed", lambda: own.kill_connections(database)),
+            ("database stopped 2 s", stopped_and_started),
+        ):
+            outage = transfers_through(fault, base, token, accounts, FAULT_TIMEOUT_MS / 1000)
+            print(f"faults {case_of(project)}: {name}: {outage.summary()}")
+            assert server.process.poll() is None, f"the server died of its database ({name}):\n{''.join(server.output)}"
+            assert not outage.problems, (name, outage.problems[:5])
+            served_again = [a for a in outage.answers if a[1] == 201 and a[0] >= outage.back_at]
+            assert served_again, f"nothing served after the database returned ({name})"
+            assert min(a[0] + a[2] for a in served_again) - outage.back_at < 5, (name, outage.summary())
+            if name.startswith("database stopped"):
+                assert any(a[1] == 503 for a in outage.answers), (
+                    f"no 503 while the database was stopped: {outage.summary()}"
+                )
+            acknowledged += len(outage.acknowledged)
+        # Every acknowledged transfer is in the database once, and the ledger balances.
+        recorded = int(own.sql(database, "select count(*) from transactions")[0][0]) - seeded
+        assert recorded == acknowledged, f"{recorded} transfers recorded, {acknowledged} acknowledged"
+        ledger = "sum(case when l.entry_type = 'credit' then l.amount else -l.amount end)"
+        unequal = own.sql(
+            database,
+            "select count(*) from (select a.id from accounts a left join ledgers l on l.account_id = a.id "
+            f"where not a.system_account group by a.id, a.balance having a.balance <> coalesce({ledger}, 0)) x",
+        )
+        assert unequal == [["0"]], "balances differ from their ledger"
+        status, output = server.stop()
+        assert status == 0, output
+        not_json = [line for line in output.splitlines() if line.strip() and not line.startswith("{")]
+        assert not not_json, f"lines that are not JSON in the log: {not_json[:5]}"
+        assert "database unavailable" in output and "password" not in output.lower(), output[-3000:]
+
+
+def call_as(base: str, method: str, path: str, body: dict, token: str, key: str = "") -> dict:
+    """A signed-in call that must succeed: its answer."""
+    headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}
+    if key:
+        headers["idempotency-key"] = key
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(), method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
 
 
 def run_the_tests(project: Path, command: str, env: dict[str, str]) -> None:
