@@ -21,6 +21,7 @@ import urllib.request
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from email.message import Message
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -213,7 +214,7 @@ class Outage:
         )
 
 
-def _transfer(base: str, token: str, key: str, body: dict) -> tuple[int, dict[str, str], dict]:
+def _transfer(base: str, token: str, key: str, body: dict) -> tuple[int, Message, dict]:
     request = urllib.request.Request(
         f"{base}/api/v1/transfers",
         data=json.dumps(body).encode(),
@@ -222,9 +223,9 @@ def _transfer(base: str, token: str, key: str, body: dict) -> tuple[int, dict[st
     )
     try:
         with urllib.request.urlopen(request, timeout=15) as response:
-            return response.status, dict(response.headers), json.loads(response.read())
+            return response.status, response.headers, json.loads(response.read())
     except urllib.error.HTTPError as refused:
-        return refused.code, dict(refused.headers), json.loads(refused.read() or b"null")
+        return refused.code, refused.headers, json.loads(refused.read() or b"null")
 
 
 def transfers_through(
@@ -250,7 +251,7 @@ def transfers_through(
                 try:
                     status, headers, answer = _transfer(base, token, key, body)
                 except (OSError, urllib.error.URLError):
-                    status, headers, answer = 0, {}, {}  # a reset or no answer: ask again
+                    status, headers, answer = 0, Message(), {}  # a reset or no answer: ask again
                 took = time.monotonic() - started
                 with lock:
                     outage.answers.append((started, status, took))
@@ -259,7 +260,7 @@ def transfers_through(
                     elif status == 503:
                         error = (answer or {}).get("error", {})
                         if headers.get("Retry-After") is None or error.get("code") != "DATABASE_UNAVAILABLE":
-                            outage.problems.append(f"a 503 without Retry-After or its code: {headers} {answer}")
+                            outage.problems.append(f"a 503 without Retry-After or its code: {dict(headers)} {answer}")
                         if took > timeout_s + 2:
                             outage.problems.append(f"a 503 after {took:.1f} s (DATABASE_TIMEOUT_MS {timeout_s} s)")
                     elif status != 0:

@@ -132,7 +132,10 @@ def create_tables(project: Path, engine: str, url: str, scratch: Path, env: dict
     same models migrates (the same tables: test_mysql_prisma_schema_equals_the_drizzle_tables…).
     Then the rest of db:migrate (the constraints script) runs, where the models have one."""
     if engine == "postgresql":
-        for command in (["create", "init"], ["apply"]):
+        # Once written (an earlier database of the same project), the migration is applied again.
+        migrations = project / "prisma" / "migrations"
+        written = migrations.is_dir() and any(path.is_dir() for path in migrations.iterdir())
+        for command in [["apply"]] if written else (["create", "init"], ["apply"]):
             done = schema_engine(command[0], project, url, *command[1:])
             assert done.returncode == 0, done.stdout + done.stderr
     else:

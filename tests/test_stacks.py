@@ -38,6 +38,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from balancer import Balancer, Load
 from conftest import (
     API_TEST_FILES,
     CACHE,
@@ -1028,6 +1029,9 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             if case in WORKER_ALONE:
                 with timed("worker alone"):
                     the_mail_worker_delivers_alone(project, env, url)
+            if case in ROLLING_CASES:
+                with timed("rolling restart"):
+                    a_rolling_restart_loses_no_request(project, env, url)
         if case in FAULT_CASES:
             with timed("faults"):
                 the_server_survives_its_database(project, command, env, answers, tmp_path)
@@ -1123,6 +1127,48 @@ def the_server_survives_its_database(
         not_json = [line for line in output.splitlines() if line.strip() and not line.startswith("{")]
         assert not not_json, f"lines that are not JSON in the log: {not_json[:5]}"
         assert "database unavailable" in output and "password" not in output.lower(), output[-3000:]
+
+
+# Two instances behind a balancer that follows readiness, restarted one after the other under load.
+ROLLING_CASES = {"node-express-postgresql"}
+
+
+def a_rolling_restart_loses_no_request(project: Path, env: dict[str, str], url: str) -> None:
+    """SIGTERM to each of two instances in turn, under load through a balancer that probes their
+    readiness every 250 ms: readiness answers 503 at once while the instance still serves (for
+    SHUTDOWN_DELAY_MS), it exits 0, a new one takes its place, and no client sees an error."""
+    with contextlib.closing(SmtpSink()) as smtp:
+        served_env = {
+            **env,
+            "SMTP_URL": smtp.url,
+            "AUTH_RATE_LIMIT": "0",
+            "API_RATE_LIMIT": "0",
+            "SHUTDOWN_DELAY_MS": "1500",
+        }
+        servers = [Server(project, served_env, url), Server(project, served_env, url)]
+        try:
+            token = signed_in_token(servers[0].port, smtp)
+            with Balancer([server.port for server in servers]) as balancer:
+                load = Load(balancer.port, "/api/v1/auth/me", token)
+                for index in range(2):
+                    old = servers[index]
+                    time.sleep(1)
+                    old.process.send_signal(signal.SIGTERM)
+                    time.sleep(0.3)
+                    assert get(old.port, "/health/ready")[0] == 503, "readiness must answer 503 at once on SIGTERM"
+                    assert get(old.port, "/health")[0] == 200, "new requests are still served for SHUTDOWN_DELAY_MS"
+                    status = old.process.wait(timeout=20)
+                    old.reader.join(timeout=5)
+                    assert status == 0, "".join(old.output)
+                    servers[index] = Server(project, served_env, url)
+                    balancer.replace(old.port, servers[index].port)
+                time.sleep(1)
+                failures = load.stop()
+            print(f"rolling restart {case_of(project)}: {load.answered} answers, {len(failures)} failed")
+            assert load.answered > 100 and not failures, failures[:5]
+        finally:
+            for server in servers:
+                server.kill()
 
 
 def call_as(base: str, method: str, path: str, body: dict, token: str, key: str = "") -> dict:
