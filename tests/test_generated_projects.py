@@ -55,6 +55,8 @@ def test_project_typechecks_lints_and_passes_its_tests(tmp_path, architecture, e
             readiness_against_the_real_database(project, engine, server_url(engine, database))
     if (architecture, engine) == ("feature", "postgresql"):
         a_bad_environment_stops_the_server_with_a_clear_message(project)
+    if architecture == "feature" and engine in ("mysql", "mongodb"):
+        dev_without_a_database_ends_with_one_line(project)
 
 
 class Server:
@@ -103,3 +105,15 @@ def a_bad_environment_stops_the_server_with_a_clear_message(project: Path) -> No
     assert done.stderr.strip().splitlines()[-1].startswith("Invalid environment: ")
     assert "PORT" in done.stderr and "DATABASE_URL: must be a postgres:// URL" in done.stderr
     assert "at " not in done.stderr  # no stack trace
+
+
+def dev_without_a_database_ends_with_one_line(project: Path) -> None:
+    """`dev` with no DATABASE_URL (there is no embedded MySQL or MongoDB) ends at once, non-zero,
+    with its one line: under `tsx watch` alone it waited for a file change instead."""
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    done = subprocess.run(
+        ["npm", "run", "--silent", "dev"], cwd=project, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode != 0, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Invalid environment: DATABASE_URL: not set"), done.stderr

@@ -228,6 +228,8 @@ EXPECTED: dict[str, dict] = {
         "normalized": {},
         "indexes": [
             _idx([("author", 1), ("slug", 1)], unique=True),
+            # Unique on its own too, as in SQL: GET /posts/{slug} names one post.
+            _idx([("slug", 1)], unique=True),
             _idx([("category", 1)]),
             _idx([("title", "text"), ("content", "text")]),
             _idx([("createdAt", -1)]),

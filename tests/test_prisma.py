@@ -442,6 +442,11 @@ def test_mongodb_prisma_generates_checks_and_keeps_its_rules_without_a_server(tm
         "indexes": [{"key": {"title": "text", "content": "text"}, "name": "title_text_content_text"}],
     } in report["commands"]
     assert report["sameAsList"]
+    # A post's slug is unique on its own, as in SQL (GET /posts/{slug} names one post).
+    unique = {
+        (i["model"], tuple(f["name"] for f in i["fields"])) for i in dmmf(project)["indexes"] if i["type"] == "unique"
+    }
+    assert ("Post", ("slug",)) in unique, sorted(unique)
     for call in ("update", "deleteMany", "upsert"):
         assert report[call] == f"LedgerImmutableError: {report['message']}", report
     # Reads are not the extension's business: they reach Prisma's engine (which cannot load here).

@@ -131,6 +131,9 @@ ONLY_WHEN: dict[str, Callable[[Any], bool]] = {
     # through Drizzle (Prisma's errors under these faults are not proven yet).
     "apis/shared/service/tcp-proxy.ts": _sql_on_drizzle,
     "apis/shared/service/database-faults.test.ts": _sql_on_drizzle,
+    # `dev` checks the environment before it watches, where no launcher stands before the
+    # watcher (PostgreSQL's embedded database has one) and the framework brings none (Next.js).
+    "base/check-env.ts": lambda a: a["databaseEngine"] != "postgresql" and a["framework"] != "nextjs",
 }
 
 

@@ -52,6 +52,8 @@ _COMMON = {
 LAYOUTS: dict[str, dict[str, str]] = {
     "mvc": {
         **_COMMON,
+        # `dev` checks the environment with it before it starts watching.
+        "check-env.ts": "src/config/check-env.ts",
         "database-faults.ts": "src/utils/database-faults.ts",
         "shutdown.ts": "src/utils/shutdown.ts",
         "env.ts": "src/config/env.ts",
@@ -99,6 +101,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
     },
     "feature": {
         **_COMMON,
+        # `dev` checks the environment with it before it starts watching.
+        "check-env.ts": "src/shared/config/check-env.ts",
         "database-faults.ts": "src/shared/database/database-faults.ts",
         "shutdown.ts": "src/shared/shutdown.ts",
         "env.ts": "src/shared/config/env.ts",
@@ -145,6 +149,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
     # NestJS: one folder per Nest module; each model sits in its feature module's folder.
     "modular": {
         **_COMMON,
+        # `dev` checks the environment with it before it starts watching.
+        "check-env.ts": "src/config/check-env.ts",
         "database-faults.ts": "src/common/database-faults.ts",
         "shutdown.ts": "src/common/shutdown.ts",
         "server.ts": "src/main.ts",
@@ -193,6 +199,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
     # own config files sit in its project folder (rootDir), where `next` looks for them.
     "file-api": {
         "src": "src",
+        # `dev` checks the environment with it before it starts watching.
+        "check-env.ts": "src/lib/check-env.ts",
         "database-faults.ts": "src/lib/database-faults.ts",
         "shutdown.ts": "src/lib/shutdown.ts",
         "tests": "tests",
