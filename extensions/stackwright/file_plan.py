@@ -125,6 +125,10 @@ def _sql_on_drizzle(answers: Any) -> bool:
     return answers["databaseEngine"] in ("postgresql", "mysql") and answers["databaseAdapter"] == "drizzle"
 
 
+def _watched_without_a_launcher(answers: Any) -> bool:
+    return answers["databaseEngine"] != "postgresql" and not FRAMEWORKS[answers["framework"]].get("own_tooling")
+
+
 # Fragments of a shared folder that only some answers need: planned when their test holds.
 ONLY_WHEN: dict[str, Callable[[Any], bool]] = {
     # The faults a test can make with a TCP proxy, on a SQL server (no MongoDB server runs here),
@@ -133,7 +137,8 @@ ONLY_WHEN: dict[str, Callable[[Any], bool]] = {
     "apis/shared/service/database-faults.test.ts": _sql_on_drizzle,
     # `dev` checks the environment before it watches, where no launcher stands before the
     # watcher (PostgreSQL's embedded database has one) and the framework brings none (Next.js).
-    "base/check-env.ts": lambda a: a["databaseEngine"] != "postgresql" and a["framework"] != "nextjs",
+    "runtimes/node-compatible/check-env.ts": _watched_without_a_launcher,
+    "runtimes/deno/check-env.ts": _watched_without_a_launcher,
 }
 
 

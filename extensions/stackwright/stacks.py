@@ -126,6 +126,9 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "logs_user": False,
         "routes_by_record": True,
         "client_address_header": True,
+        # Next bundles each route apart: a module's state lives on globalThis, and a route reads
+        # the process's one database (db.ts), not the one a test server was given.
+        "routes_apart": True,
         # Its edge answers TRACE and TRACK (a WHATWG Request cannot carry them) with the 405.
         "edge_answers_405": True,
         "import_suffix": "",
