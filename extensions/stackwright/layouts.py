@@ -279,6 +279,8 @@ API_FILE_RULES: dict[str, list[tuple[str, str]]] = {
         *_API_TESTS,
         ("*.ports.ts", "src/services"),
         ("*.service.ts", "src/services"),
+        # A service's answers from its records, beside it.
+        ("*.views.ts", "src/services"),
         ("create-*.ts", "src/composition"),
         ("*.schemas.ts", "src/validators"),
         ("*.repository.ts", "src/repositories"),
