@@ -141,7 +141,7 @@ FRAMEWORK_EDITS = {
         "  constructor(@Inject(DATABASE) private readonly database: Database) {}",
         ["", '  @Get("version")', "  version() {", '    return { version: "1.4.2" };', "  }"],
         "template/layers/frameworks/nestjs/server.ts.jinja",
-        ('{ err: error }, "shutdown failed"', '{ err: error, signal }, "shutdown failed"'),
+        ('logger.fatal({ err: error }, "start failed");', 'logger.fatal({ err: error }, "the server did not start");'),
     ),
     "nextjs": (
         {"framework": "nextjs", "architecture": "file-api", "databaseEngine": "mysql", "databaseAdapter": "drizzle"},
