@@ -76,8 +76,9 @@ class OwnPostgres:
         _wait_for_port(self.port)
 
     def stop(self) -> None:
-        """A fast shutdown: every connection is told 57P01 and closed."""
-        self._ctl("stop", "-m", "fast")
+        """An immediate shutdown (as a crash or a failover): every server process quits at once,
+        and the next start recovers from the write-ahead log."""
+        self._ctl("stop", "-m", "immediate")
 
     def sql(self, database: str, statement: str) -> list[list[str]]:
         out = _run(

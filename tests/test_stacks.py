@@ -1076,8 +1076,17 @@ def the_server_survives_its_database(
         else:
             run([command, "run", "db:migrate"], project, {**env, "DATABASE_URL": url})
         limits = {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0", "DATABASE_TIMEOUT_MS": str(FAULT_TIMEOUT_MS)}
+        # Started while its database is down: it starts, lives, is not ready, and serves once it is back.
+        own.stop()
         server = Server(project, {**env, "SMTP_URL": smtp.url, **limits}, url)
         stack.callback(server.kill)
+        assert get(server.port, "/health")[0] == 200
+        assert get(server.port, "/health/ready")[0] == 503
+        own.start()
+        deadline = time.monotonic() + 5
+        while get(server.port, "/health/ready")[0] != 200:
+            assert time.monotonic() < deadline, "not ready 5 s after its database started"
+            time.sleep(0.1)
         email, password = verified_user(server.port, smtp)
         own.sql(database, f"update users set role = 'admin' where email = '{email}'")
         token = post(server.port, "/api/v1/auth/sign-in", {"email": email, "password": password}, 200)["accessToken"]

@@ -66,6 +66,8 @@ def _api_folders(api: str, a: Any) -> list[str]:
     return [
         f"apis/{api}/service",
         # An adapter's storage written once for its engines (Drizzle: pg and mysql), else per dialect.
+        # The composer of its stores, one for every data layer; then the stores themselves.
+        f"apis/{api}/storage/composer",
         f"apis/{api}/storage/{a['databaseAdapter']}",
         f"apis/{api}/storage/{_dialect(a)}",
         f"apis/{api}/http/{a['framework']}",
