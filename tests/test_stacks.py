@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import http.client
 import http.server
 import json
 import os
@@ -1180,9 +1181,30 @@ def a_rolling_restart_loses_no_request(project: Path, env: dict[str, str], url: 
                 failures = load.stop()
             print(f"rolling restart {case_of(project)}: {load.answered} answers, {len(failures)} failed")
             assert load.answered > 100 and not failures, failures[:5]
+            # While it still serves, a keep-alive client is told to go; a second signal ends it at once.
+            stopping = servers[0]
+            assert connection_header(stopping.port) == "keep-alive"
+            stopping.process.send_signal(signal.SIGTERM)
+            time.sleep(0.3)
+            assert connection_header(stopping.port) == "close"
+            time.sleep(1)
+            stopping.process.send_signal(signal.SIGTERM)
+            assert stopping.process.wait(timeout=5) == 128 + signal.SIGTERM, "".join(stopping.output)
         finally:
             for server in servers:
                 server.kill()
+
+
+def connection_header(port: int) -> str:
+    """The Connection header of a keep-alive client's GET /health (HTTP/1.1 keeps it by default)."""
+    client = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        client.request("GET", "/health")
+        answer = client.getresponse()
+        answer.read()
+        return (answer.getheader("connection") or "").lower()
+    finally:
+        client.close()
 
 
 def call_as(base: str, method: str, path: str, body: dict, token: str, key: str = "") -> dict:
