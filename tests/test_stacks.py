@@ -1181,8 +1181,10 @@ def a_rolling_restart_loses_no_request(project: Path, env: dict[str, str], url: 
                 failures = load.stop()
             print(f"rolling restart {case_of(project)}: {load.answered} answers, {len(failures)} failed")
             assert load.answered > 100 and not failures, failures[:5]
-            # While it still serves, a keep-alive client is told to go; a second signal ends it at once.
-            stopping = servers[0]
+            # While it still serves, a keep-alive client is told to go; a second signal ends it at once
+            # (a delay long enough that a busy machine's second signal still comes within it).
+            stopping = Server(project, {**served_env, "SHUTDOWN_DELAY_MS": "20000"}, url)
+            servers.append(stopping)
             assert connection_header(stopping.port) == "keep-alive"
             stopping.process.send_signal(signal.SIGTERM)
             time.sleep(0.3)
