@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
-from build_registry import STACKS, FragmentRenderer, app_stacks, plain_copy
+from build_registry import STACKS, FragmentRenderer, answers_for, app_stacks, plain_copy
 
 from stackwright.bundles import BUNDLES, bundle_models
 from stackwright.file_plan import plan_files
@@ -61,19 +61,12 @@ def variants() -> list[dict]:
                 if engine != "none"
                 else []
             )
+            # The registry's answers for the stack, with every bundle and every API.
+            answers = answers_for(None, engine, adapter, architectures[0], models, runtime, framework)
             every.append(
                 {
-                    "projectName": "app",
-                    "rootDir": ".",
-                    "packageManager": "npm",
-                    "runtime": runtime,
-                    "language": "typescript",
-                    "framework": framework,
-                    "architecture": architectures[0],
-                    "databaseEngine": engine,
-                    "databaseAdapter": adapter,
+                    **answers,
                     "bundles": list(BUNDLES) if models else [],
-                    "models": models,
                     "apis": ["auth", "bank", "blog"] if models else [],
                 }
             )
