@@ -67,6 +67,7 @@ class StackwrightExtension(Extension):
             api_parts=apis.api_parts,
             api_scripts=apis.api_scripts,
             api_database_scripts=apis.api_database_scripts,
+            api_worker_scripts=apis.api_worker_scripts,
             api_tables=apis.api_tables,
             # the files and the paths between them
             file_plan=plan.file_plan,
@@ -95,6 +96,7 @@ class StackwrightExtension(Extension):
             exec_form=packages.exec_form,
             exec_words=packages.exec_words,
             container_image=images.container_image,
+            deployment=images.deployment,
             lockfile=packages.lockfile,
             build_script_dependencies=packages.BUILD_SCRIPT_DEPENDENCIES,
             declined_build_scripts=packages.declined_build_scripts,
@@ -108,6 +110,7 @@ class StackwrightExtension(Extension):
             with_article=names.with_article,
             camel=names.camel,
             db_name=names.db_name,
+            kubernetes_name=images.kubernetes_name,
             release_version=releases.release_version,
             is_release=releases.is_release,
             sort_imports=formatting.sort_imports,

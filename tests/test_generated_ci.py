@@ -119,7 +119,8 @@ class Generated:
         self.text = (project / WORKFLOW).read_text()
         self.workflow = yaml.safe_load(self.text)
         self.workflow["on"] = self.workflow.pop(True)  # YAML 1.1 reads the key `on` as true
-        (self.job,) = self.workflow["jobs"].values()
+        self.job = self.workflow["jobs"]["check"]
+        assert set(self.workflow["jobs"]) == {"check", "kubernetes"}
         self.steps = self.job["steps"]
         self.manifest = yaml.safe_load((project / "package.json").read_text())
         self.scripts = self.manifest["scripts"]

@@ -172,6 +172,18 @@ def api_scripts(context: Any) -> dict[str, str]:
 
 
 @pass_context
+def api_worker_scripts(context: Any) -> dict[str, str]:
+    """The chosen APIs' scripts that run their worker alone: name -> its layout file (manifest
+    `worker_script`); a production image holds them beside the server (deploy/kubernetes)."""
+    return {
+        name: MANIFESTS[api]["scripts"][name]
+        for api in selected_apis(context)
+        for name in [MANIFESTS[api].get("worker_script")]
+        if name
+    }
+
+
+@pass_context
 def api_database_scripts(context: Any) -> list[str]:
     """The chosen APIs' scripts that open the database (manifest `database_scripts`)."""
     return [name for api in selected_apis(context) for name in MANIFESTS[api].get("database_scripts") or []]

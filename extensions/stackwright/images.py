@@ -3,12 +3,15 @@ what differs between runtimes and frameworks (their rows in stacks.py)."""
 
 from __future__ import annotations
 
+import posixpath
+import re
 from typing import Any
 
 from jinja2 import pass_context
 
+from .apis import api_worker_scripts
 from .layouts import place
-from .packages import VERSIONS
+from .packages import VERSIONS, exec_form
 from .stacks import FRAMEWORKS, RUNTIMES
 
 
@@ -43,4 +46,51 @@ def container_image(context: Any) -> dict[str, Any]:
         "manager_binary": manager_binary,
         "files": [file.format(**fill) for file in files],
         "env": FRAMEWORKS[context["framework"]].get("ci_env") or {},
+    }
+
+
+# SIGTERM's defaults in production (the server's shutdown.ts, .env.example and the README say
+# the same): new requests are served for the delay, then requests in flight get the timeout.
+SHUTDOWN_DELAY_MS = 5_000
+SHUTDOWN_TIMEOUT_MS = 10_000
+# Kubernetes' grace period: past both, with room for the runtime to exit.
+GRACE_MARGIN_S = 5
+
+
+def kubernetes_name(project_name: Any) -> str:
+    """A DNS-1123 label made from the npm package name ('@acme/my_api' -> 'my-api'), short
+    enough for the suffixes of its objects ('-mail-worker', '-migrate')."""
+    name = re.sub(r"[^a-z0-9-]+", "-", str(project_name).split("/")[-1].lower()).strip("-")[:40].rstrip("-")
+    return name or "app"
+
+
+@pass_context
+def deployment(context: Any, start_script: str) -> dict[str, Any]:
+    """The Kubernetes manifests' facts for the current answers (deploy/kubernetes): the objects'
+    name, the image's user and group ids, the grace period, the folders a framework writes
+    (each an emptyDir under a read-only root), its memory, and each API worker's command in the
+    image (`start_script`'s runtime and flags, the worker's file in place of the server's)."""
+    image = container_image(context)
+    uid, _, gid = image["final"]["uid"].partition(":")
+    framework = FRAMEWORKS[context["framework"]]
+    runtime = RUNTIMES[context["runtime"]]
+    start = exec_form(start_script)["argv"]
+    source_root = place(context, "src")
+    root = context.get("rootDir", ".")
+    project = "" if root in ("", ".") else f"{root}/"
+
+    def in_image(key: str) -> list[str]:
+        path = place(context, key)
+        if runtime["builds"]:
+            path = "dist/" + posixpath.relpath(path, source_root).removesuffix(".ts") + ".js"
+        return [*start[:-1], path]
+
+    return {
+        "name": kubernetes_name(context["projectName"]),
+        "uid": int(uid),
+        "gid": int(gid or uid),
+        "grace_seconds": (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS) // 1000 + GRACE_MARGIN_S,
+        "writes": ["/tmp", *(f"/app/{folder.format(project=project)}" for folder in framework.get("writes", []))],
+        "memory": framework.get("memory") or runtime["memory"],
+        "workers": {script: in_image(file) for script, file in api_worker_scripts(context).items()},
     }

@@ -38,6 +38,7 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         # what it copies from the build stage.
         "image": {"base": "node:{nodeLts}-slim", "user": "node", "uid": "1000:1000", "eval": ["node", "-e"]},
         "image_files": ["dist"],
+        "memory": {"request": "256Mi", "limit": "512Mi"},
     },
     "bun": {
         "layers": ["node-compatible", "bun"],
@@ -59,6 +60,7 @@ RUNTIMES: dict[str, dict[str, Any]] = {
             "binary": ["oven/bun:{bun}-slim", "/usr/local/bin/bun"],
         },
         "image_files": ["tsconfig.json", "{src}"],
+        "memory": {"request": "256Mi", "limit": "512Mi"},
     },
     "deno": {
         "layers": ["deno"],
@@ -82,6 +84,7 @@ RUNTIMES: dict[str, dict[str, Any]] = {
             "binary": ["denoland/deno:bin-{deno}", "/deno"],
         },
         "image_files": ["deno.json", "{src}"],
+        "memory": {"request": "256Mi", "limit": "512Mi"},
     },
 }
 # What differs between frameworks beyond their layer folders. `test_client`: how their
@@ -137,6 +140,9 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         # Next's build, and its custom server (src/server.ts) bundled into dist/.
         "image_files": ["{project}next.config.ts", "{project}.next", "dist"],
         "generated": [".next/", "next-env.d.ts", "*.tsbuildinfo"],
+        # What its server writes at run time (an emptyDir under a read-only root, deploy/kubernetes).
+        "writes": ["{project}.next/cache"],
+        "memory": {"request": "384Mi", "limit": "768Mi"},
     },
 }
 
