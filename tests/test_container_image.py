@@ -16,6 +16,7 @@ import contextlib
 import fnmatch
 import json
 import os
+import posixpath
 import re
 import shlex
 import shutil
@@ -27,6 +28,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import (
+    CACHE,
     FreshDatabase,
     free_port,
     get_json,
@@ -218,6 +220,62 @@ def optional_peers(node_modules: Path) -> set[str]:
     return names
 
 
+# Where the final stage's folder (the image's /app) and the tools are mounted for the read-only run.
+IMAGE_APP = "/mnt/app"
+IMAGE_TOOLS = "/mnt/tools"
+
+
+def pod_of(project: Path) -> tuple[int, int, list[str]]:
+    """The server container's user and group ids, and the paths of its emptyDirs, as
+    `kubectl kustomize deploy/kubernetes` renders them; the user is the Dockerfile's."""
+    done = subprocess.run(
+        ["kubectl", "kustomize", str(project / "deploy" / "kubernetes")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    server = next(
+        o
+        for o in yaml.safe_load_all(done.stdout)
+        if o and o["kind"] == "Deployment" and o["metadata"]["labels"]["app.kubernetes.io/component"] == "server"
+    )
+    container = server["spec"]["template"]["spec"]["containers"][0]
+    context = container["securityContext"]
+    assert context["readOnlyRootFilesystem"] is True
+    user = re.search(r"(?m)^USER (\d+):(\d+)$", (project / "Dockerfile").read_text())
+    assert user and (context["runAsUser"], context["runAsGroup"]) == tuple(map(int, user.groups()))
+    return context["runAsUser"], context["runAsGroup"], [mount["mountPath"] for mount in container["volumeMounts"]]
+
+
+def read_only_argv(argv: list[str], binds: dict[str, str], uid: int, gid: int, writes: list[str]) -> list[str]:
+    """`argv` as a pod with readOnlyRootFilesystem runs it (no container engine here): in a
+    mount namespace of its own, each of `binds` (host folder: where, under /mnt; the final
+    stage's folder at IMAGE_APP, the image's /app), every mount read-only, a tmpfs for each
+    emptyDir (`writes`, paths in the image), as the image's user without capabilities. Needs
+    root, as CI runs."""
+    mounted = [IMAGE_APP + path.removeprefix("/app") if path.startswith("/app/") else path for path in writes]
+    # The stage's parents (a pytest folder, 0700) are crossed by root only: the bind makes it reachable.
+    script = "\n".join(
+        [
+            "set -e",
+            "mount --make-rprivate /",
+            f"mount -t tmpfs tmpfs {shlex.quote(posixpath.dirname(IMAGE_APP))}",
+            *(f"mkdir -p {inside} && mount --bind {shlex.quote(host)} {inside}" for host, inside in binds.items()),
+            *(f"mkdir -p {shlex.quote(path)}" for path in mounted if path.startswith(IMAGE_APP)),
+            # Every mount read-only, the kernel's own file systems aside.
+            (
+                "awk '{print $2}' /proc/self/mounts | grep -Ev '^/(proc|sys|dev)(/|$)' | sort -u |"
+                ' while read -r point; do mount -o remount,bind,ro "$point" 2>/dev/null || true; done'
+            ),
+            *(f"mount -t tmpfs -o mode=1777 tmpfs {shlex.quote(path)}" for path in mounted),
+            f"cd {IMAGE_APP}",
+            f'exec setpriv --reuid={uid} --regid={gid} --clear-groups --inh-caps=-all -- "$@"',
+        ]
+    )
+    return ["unshare", "--mount", "--", "sh", "-c", script, "sh", *argv]
+
+
 @pytest.mark.parametrize("case", sorted(IMAGE_CASES))
 def test_the_images_steps_build_and_start_the_server(tmp_path, case):
     answers = IMAGE_CASES[case]
@@ -263,10 +321,26 @@ def test_the_images_steps_build_and_start_the_server(tmp_path, case):
                 # The user's first migration, which they write with db:generate and commit.
                 steps.run(steps.stages["build"], [command, "run", "db:generate"])
             steps.run(steps.stages["build"], migrate["command"], server_env)
+        # As the Kubernetes Deployment runs it: the image's user, a read-only root, its emptyDirs.
+        uid, gid, writes = pod_of(project)
+        # The runtimes' binaries (.cache/tools) are this machine's: bound beside the image's /app.
+        binds = {str(final): IMAGE_APP, str(CACHE): IMAGE_TOOLS}
+        env = steps.environment(server_env)
+        for host, inside in binds.items():
+            env = {key: value.replace(host, inside) for key, value in env.items()}
+        # What the server may write there: its emptyDirs, nothing of the image (/app is root's),
+        # nothing of the root file system (/var/tmp is everyone's but read-only).
+        tried = ["/app", "/var/tmp", *writes]
+        probe = "; ".join(f'touch "{path}/probe" 2>/dev/null && echo "{path}" || true' for path in tried)
+        probe = probe.replace('"/app', f'"{IMAGE_APP}')
+        done = subprocess.run(
+            read_only_argv(["sh", "-c", probe], binds, uid, gid, writes), capture_output=True, text=True, check=False
+        )
+        written = [line.replace(IMAGE_APP, "/app") for line in done.stdout.split()]
+        assert written == writes, (written, writes, done.stderr)
         process = subprocess.Popen(
-            steps.cmd,
-            cwd=final,
-            env=steps.environment(server_env),
+            read_only_argv(steps.cmd, binds, uid, gid, writes),
+            env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
