@@ -5,8 +5,9 @@ There is no Docker engine on this machine, so no image is built here. What can b
   runtime and framework with each package manager, with and without a database or Prisma;
 - the image's own steps work: `ImageSteps` carries out a Dockerfile's stages as Docker
   would (a clean copy of the build context per stage, its RUN commands, its COPY --from
-  between stages), then starts its CMD in the final stage's folder, where /health answers,
-  the HEALTHCHECK's command passes and SIGTERM stops the server. The base images' tools are
+  between stages), then starts its CMD as the Kubernetes Deployment runs it (deploy/kubernetes:
+  the image's user, every mount read-only but the emptyDirs, in a mount namespace of its own),
+  where /health answers, the HEALTHCHECK's command passes and SIGTERM stops the server. The base images' tools are
   this machine's: the current Node LTS, and the pinned package managers, Bun and Deno.
 """
 
