@@ -33,7 +33,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from email.message import Message
 from pathlib import Path
 
@@ -1092,16 +1092,8 @@ def the_server_survives_its_database(
         while get(server.port, "/health/ready")[0] != 200:
             assert time.monotonic() < deadline, "not ready 5 s after its database started"
             time.sleep(0.1)
-        email, password = verified_user(server.port, smtp)
-        own.sql(database, f"update users set role = 'admin' where email = '{email}'")
-        token = post(server.port, "/api/v1/auth/sign-in", {"email": email, "password": password}, 200)["accessToken"]
         base = f"http://127.0.0.1:{server.port}"
-        accounts = []
-        for _ in range(4):
-            account = call_as(base, "POST", "/api/v1/accounts", {}, token)["_id"]
-            deposit = {"accountId": account, "amount": "1000.00"}
-            call_as(base, "POST", "/api/v1/admin/deposits", deposit, token, key=f"seed-{account}")
-            accounts.append(account)
+        token, accounts = funded_accounts(server.port, smtp, lambda sql: own.sql(database, sql))
         seeded = int(own.sql(database, "select count(*) from transactions")[0][0])
 
         def stopped_and_started() -> None:
@@ -1157,7 +1149,8 @@ POOLER_CASES = {"node-express-postgresql"}
 def the_tests_pass_behind_a_transaction_pooler(project: Path, command: str, env: dict[str, str], database: str) -> None:
     """Through a transaction-pooling PgBouncer, the bank's tests fail without DATABASE_POOLER
     (a statement prepared by name on one server connection is unknown, or taken, on the next),
-    and every test of the project passes with DATABASE_POOLER=transaction."""
+    and with DATABASE_POOLER=transaction every test of the project passes and eight clients'
+    transfers are all answered 201 (without it, 229 of 364 answered 500 in one run)."""
     with TransactionPooler() as pooler:
         assert pooler.mode() == "transaction"
         through = {**env, "DATABASE_URL": pooler.url(database)}
@@ -1174,6 +1167,34 @@ def the_tests_pass_behind_a_transaction_pooler(project: Path, command: str, env:
         output = done.stdout + done.stderr
         assert done.returncode != 0 and "prepared statement" in output, output[-3000:]
         run_the_tests(project, command, {**through, "DATABASE_POOLER": "transaction"})
+        # The operator's scenario: eight clients sending transfers through it for a while.
+        limits = {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0", "DATABASE_POOLER": "transaction"}
+        with contextlib.closing(SmtpSink()) as smtp:
+            server = Server(project, {**env, "SMTP_URL": smtp.url, **limits}, through["DATABASE_URL"])
+            try:
+                token, accounts = funded_accounts(server.port, smtp, lambda sql: query("postgresql", database, sql))
+                load = transfers_through(lambda: time.sleep(5), f"http://127.0.0.1:{server.port}", token, accounts, 5)
+            finally:
+                server.kill()
+        print(f"pgbouncer {case_of(project)}: {load.summary()}")
+        assert not load.problems and len(load.acknowledged) > 100, (load.summary(), load.problems[:5])
+        statuses = {status for _, status, _ in load.answers}
+        assert statuses == {201}, statuses
+
+
+def funded_accounts(port: int, smtp: SmtpSink, sql: Callable[[str], object]) -> tuple[str, list[str]]:
+    """A signed-in admin's token (made admin by `sql`) and four accounts of theirs, 1000.00 each."""
+    email, password = verified_user(port, smtp)
+    sql(f"update users set role = 'admin' where email = '{email}'")
+    token = post(port, "/api/v1/auth/sign-in", {"email": email, "password": password}, 200)["accessToken"]
+    base = f"http://127.0.0.1:{port}"
+    accounts = []
+    for _ in range(4):
+        account = call_as(base, "POST", "/api/v1/accounts", {}, token)["_id"]
+        deposit = {"accountId": account, "amount": "1000.00"}
+        call_as(base, "POST", "/api/v1/admin/deposits", deposit, token, key=f"seed-{account}")
+        accounts.append(account)
+    return token, accounts
 
 
 # Two instances behind a balancer that follows readiness, restarted one after the other under load.
