@@ -529,6 +529,32 @@ def test_an_update_brings_the_embedded_postgres_and_keeps_edits_and_env(tmp_path
     assert ".data/" in (project / ".gitignore").read_text().splitlines()
 
 
+def test_an_update_brings_the_kubernetes_manifests_and_keeps_edits(tmp_path):
+    """A project made before deploy/kubernetes gets the whole base through the usual update, and
+    it renders; the user's edit of the server stays."""
+    template = TemplateRepo(tmp_path / "template")
+    manifests = template.path / "template" / "layers" / "base" / "deploy"
+    aside = tmp_path / "deploy"
+    manifests.rename(aside)
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "api")
+    assert not (project / "deploy").exists()
+    server = project / "src/server.ts"
+    server.write_text(server.read_text() + "// our own line\n")
+    commit_all(project, "our edit")
+
+    aside.rename(manifests)
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    assert server.read_text().endswith("// our own line\n")
+    assert (project / "deploy/kubernetes/kustomization.yaml").is_file()
+    rendered = subprocess.run(
+        ["kubectl", "kustomize", str(project / "deploy/kubernetes")], capture_output=True, text=True, check=False
+    )
+    assert rendered.returncode == 0 and "kind: Deployment" in rendered.stdout, rendered.stderr
+
+
 # --- 6. files a release moved -----------------------------------------------------------------------
 
 OLD_PLACES = "  mailer.ts: {mvc: src/services/mailer.ts}\n"
