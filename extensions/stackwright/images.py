@@ -3,14 +3,13 @@ what differs between runtimes and frameworks (their rows in stacks.py)."""
 
 from __future__ import annotations
 
-import posixpath
 import re
 from typing import Any
 
 from jinja2 import pass_context
 
 from .apis import api_worker_scripts
-from .layouts import place
+from .layouts import compiled_path, place
 from .packages import VERSIONS, exec_form
 from .stacks import FRAMEWORKS, RUNTIMES
 
@@ -75,14 +74,12 @@ def deployment(context: Any, start_script: str) -> dict[str, Any]:
     framework = FRAMEWORKS[context["framework"]]
     runtime = RUNTIMES[context["runtime"]]
     start = exec_form(start_script)["argv"]
-    source_root = place(context, "src")
     root = context.get("rootDir", ".")
     project = "" if root in ("", ".") else f"{root}/"
 
     def in_image(key: str) -> list[str]:
-        path = place(context, key)
-        if runtime["builds"]:
-            path = "dist/" + posixpath.relpath(path, source_root).removesuffix(".ts") + ".js"
+        # Built, dist/ mirrors the sources (tsc's rootDir; Next's esbuild outbase).
+        path = compiled_path(context, key) if runtime["builds"] else place(context, key)
         return [*start[:-1], path]
 
     return {
