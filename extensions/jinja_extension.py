@@ -68,6 +68,7 @@ class StackwrightExtension(Extension):
             api_scripts=apis.api_scripts,
             api_database_scripts=apis.api_database_scripts,
             api_worker_scripts=apis.api_worker_scripts,
+            apis_with=apis.apis_with,
             api_tables=apis.api_tables,
             # the files and the paths between them
             file_plan=plan.file_plan,

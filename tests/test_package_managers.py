@@ -255,7 +255,7 @@ OTHER_VERSION = ("zod", "4.0.0")
 def ci_install(manager: str, project: Path) -> subprocess.CompletedProcess[str]:
     """The workflow's install step, run as GitHub runs it (bash -eo pipefail, CI=true)."""
     workflow = yaml.safe_load((project / ".github" / "workflows" / "ci.yml").read_text())
-    (job,) = workflow["jobs"].values()
+    job = workflow["jobs"]["check"]
     (step,) = [step for step in job["steps"] if step.get("name") == "Install dependencies"]
     env = {**tool_env(manager), "CI": "true"}
     if manager != "npm":

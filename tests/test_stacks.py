@@ -829,21 +829,29 @@ def the_first_run_needs_no_database_server(
     assert "DATABASE_URL: not set" in refusal, refusal
 
 
-# knip on one project of all the APIs per framework (each stack's PostgreSQL case).
+# The project's own knip (its `knip` script, part of `check`) on one project of all the APIs per
+# framework (each stack's PostgreSQL case) and per data layer (Drizzle on MariaDB on Deno, Mongoose,
+# Prisma on MariaDB and on MongoDB), and on one without a database.
 UNUSED_CODE_CHECKED = {
     "node-express-postgresql",
     "node-nestjs-postgresql",
     "node-nextjs-postgresql",
     "bun-hono-postgresql",
+    "deno-hono-mysql",
+    "bun-express-mongodb",
+    "bun-express-prisma-mysql",
+    "bun-hono-prisma-mongodb",
+    "node-nextjs-none",
 }
-KNIP_VERSION = "6.44.2"
 
 
 def no_unused_code(project: Path, env: dict[str, str], scratch: Path) -> None:
     """knip, with the project's knip.jsonc, finds no unused file, export or dependency, and no
     configuration to spare. That configuration lets a type stay exported where only its own file
     names it (a port's record types: their contract's part); no exported value may."""
-    knip = str(npm_tool("knip", KNIP_VERSION) / ".bin" / "knip")
+    scripts = json.loads((project / "package.json").read_text())["scripts"]
+    assert scripts.get("knip") == "knip" and "knip" in scripts["check"], scripts
+    knip = str(project / "node_modules" / ".bin" / "knip")
     run([knip, "--no-progress", "--treat-config-hints-as-errors"], project, env)
     config = (project / "knip.jsonc").read_text()
     allowance = '"ignoreExportsUsedInFile": { "interface": true, "type": true }'

@@ -184,6 +184,12 @@ def api_worker_scripts(context: Any) -> dict[str, str]:
 
 
 @pass_context
+def apis_with(context: Any, key: str) -> list[str]:
+    """The chosen APIs whose manifest sets `key` (a need of theirs that a shared file meets)."""
+    return [api for api in selected_apis(context) if MANIFESTS[api].get(key)]
+
+
+@pass_context
 def api_database_scripts(context: Any) -> list[str]:
     """The chosen APIs' scripts that open the database (manifest `database_scripts`)."""
     return [name for api in selected_apis(context) for name in MANIFESTS[api].get("database_scripts") or []]

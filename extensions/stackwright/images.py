@@ -64,7 +64,7 @@ def kubernetes_name(project_name: Any) -> str:
 
 
 @pass_context
-def deployment(context: Any, start_script: str) -> dict[str, Any]:
+def deployment(context: Any, start_script: str, project_name: str) -> dict[str, Any]:
     """The Kubernetes manifests' facts for the current answers (deploy/kubernetes): the objects'
     name, the image's user and group ids, the grace period, the folders a framework writes
     (each an emptyDir under a read-only root), its memory, and each API worker's command in the
@@ -83,7 +83,7 @@ def deployment(context: Any, start_script: str) -> dict[str, Any]:
         return [*start[:-1], path]
 
     return {
-        "name": kubernetes_name(context["projectName"]),
+        "name": kubernetes_name(project_name),
         "uid": int(uid),
         "gid": int(gid or uid),
         "grace_seconds": (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS) // 1000 + GRACE_MARGIN_S,

@@ -21,9 +21,11 @@ from jinja2 import pass_context
 # `prisma_runtime`: the runtime Prisma's client generator writes for;
 # `ci_node`: the Node.js versions CI runs on (on Bun and Deno, Node runs only the package manager);
 # `unseen_entries`: files its tools start that knip cannot see started (knip.jsonc);
+# `knip_reads_scripts`: knip finds the files its package.json scripts run (it knows no `deno run`);
 # `flushes_logs`: its server writes out the waiting log lines itself (no exit event ends it).
 RUNTIMES: dict[str, dict[str, Any]] = {
     "node": {
+        "knip_reads_scripts": True,
         "layers": ["node-compatible", "node"],
         "import_suffix": ".js",
         "test_module": "vitest",
@@ -41,12 +43,13 @@ RUNTIMES: dict[str, dict[str, Any]] = {
         "memory": {"request": "256Mi", "limit": "512Mi"},
     },
     "bun": {
+        "knip_reads_scripts": True,
         "layers": ["node-compatible", "bun"],
         "import_suffix": ".js",
         "test_module": "bun:test",
         "prisma_runtime": "bun",
         "test_runner": "`bun test`",
-        "unseen_entries": ["tests/**/*.test.ts"],
+        "unseen_entries": ["{tests}/**/*.test.ts"],
         "linter": "Biome",
         "builds": False,
         "graceful_on": "SIGTERM and SIGINT",
@@ -64,6 +67,8 @@ RUNTIMES: dict[str, dict[str, Any]] = {
     },
     "deno": {
         "layers": ["deno"],
+        "knip_reads_scripts": False,
+        "unseen_entries": ["{tests}/**/*.test.ts"],
         "import_suffix": ".ts",
         "test_module": "node:test",
         "test_aliases": {"beforeAll": "before", "afterAll": "after"},

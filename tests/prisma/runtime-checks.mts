@@ -6,7 +6,9 @@ import { pathToFileURL } from "node:url";
 
 const [databaseModule, url] = process.argv.slice(2);
 const { createDatabase } = await import(pathToFileURL(resolve(databaseModule)).href);
-const { db, ping, close } = createDatabase(url);
+// On PostgreSQL, the pool's settings (DATABASE_POOL_MAX, DATABASE_POOLER); MariaDB's pool takes none.
+const pool = url.startsWith("postgres") ? { max: 4, pooler: "none" } : undefined;
+const { db, ping, close } = createDatabase(url, pool);
 
 const failures: string[] = [];
 async function check(name: string, body: () => Promise<void>): Promise<void> {
