@@ -135,6 +135,9 @@ def test_manifests_render_validate_and_pass_checkov(tmp_path, case):
     assert container["securityContext"]["readOnlyRootFilesystem"] is True
     assert pod["automountServiceAccountToken"] is False
     assert pod["terminationGracePeriodSeconds"] > SHUTDOWN_SECONDS
+    # Two servers at least, spread across nodes; the autoscaler alone sets their number.
+    assert "replicas" not in server["spec"] and found[f"HorizontalPodAutoscaler/{name}"]["spec"]["minReplicas"] == 2
+    assert pod["topologySpreadConstraints"][0]["topologyKey"] == "kubernetes.io/hostname"
     assert {p["httpGet"]["path"] for p in (container["livenessProbe"], container["startupProbe"])} == {"/health"}
     assert container["readinessProbe"]["httpGet"]["path"] == "/health/ready"
     # Every variable of the ConfigMap is one the server reads (.env.example names them all).
