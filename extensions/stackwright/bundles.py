@@ -170,9 +170,9 @@ def has_database(answers: Any) -> bool:
 
 @functools.cache
 def constant_values(name: str) -> list[str]:
-    """The values of a `export const NAME = [...] as const` list in the bundles' constants.ts,
-    where they are defined (Prisma enums repeat them)."""
-    listed = _first_group(rf"export const {name} = \[(.*?)\] as const;", LAYERS_DIR / "bundles" / "constants.ts.jinja")
+    """The values of a `const NAME = [...] as const` list in the bundles' constants.ts (exported
+    where a module imports it), where they are defined (Prisma enums repeat them)."""
+    listed = _first_group(rf"const {name} = \[(.*?)\] as const;", LAYERS_DIR / "bundles" / "constants.ts.jinja")
     return re.findall(r'"([^"]+)"', listed)
 
 
