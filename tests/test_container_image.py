@@ -39,6 +39,7 @@ from conftest import (
     server_url,
     wait_listening,
 )
+from test_kubernetes import objects, rendered
 from test_package_managers import package_manager
 from test_stacks import SIGTERM_EXIT, example_env, manager_env
 
@@ -226,20 +227,13 @@ IMAGE_APP = "/mnt/app"
 IMAGE_TOOLS = "/mnt/tools"
 
 
-def pod_of(project: Path) -> tuple[int, int, list[str]]:
+def pod_of(project: Path, scratch: Path) -> tuple[int, int, list[str]]:
     """The server container's user and group ids, and the paths of its emptyDirs, as
     `kubectl kustomize deploy/kubernetes` renders them; the user is the Dockerfile's."""
-    done = subprocess.run(
-        ["kubectl", "kustomize", str(project / "deploy" / "kubernetes")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
     server = next(
         o
-        for o in yaml.safe_load_all(done.stdout)
-        if o and o["kind"] == "Deployment" and o["metadata"]["labels"]["app.kubernetes.io/component"] == "server"
+        for o in objects(rendered(project, scratch)).values()
+        if o["kind"] == "Deployment" and o["metadata"]["labels"]["app.kubernetes.io/component"] == "server"
     )
     container = server["spec"]["template"]["spec"]["containers"][0]
     context = container["securityContext"]
@@ -323,7 +317,7 @@ def test_the_images_steps_build_and_start_the_server(tmp_path, case):
                 steps.run(steps.stages["build"], [command, "run", "db:generate"])
             steps.run(steps.stages["build"], migrate["command"], server_env)
         # As the Kubernetes Deployment runs it: the image's user, a read-only root, its emptyDirs.
-        uid, gid, writes = pod_of(project)
+        uid, gid, writes = pod_of(project, tmp_path)
         # The runtimes' binaries (.cache/tools) are this machine's: bound beside the image's /app.
         binds = {str(final): IMAGE_APP, str(CACHE): IMAGE_TOOLS}
         env = steps.environment(server_env)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, query, run
+from test_kubernetes import rendered
 
 from stackwright.layouts import LAYOUTS, model_file
 
@@ -549,10 +550,7 @@ def test_an_update_brings_the_kubernetes_manifests_and_keeps_edits(tmp_path):
     assert done.returncode == 0, done.stderr
     assert server.read_text().endswith("// our own line\n")
     assert (project / "deploy/kubernetes/kustomization.yaml").is_file()
-    rendered = subprocess.run(
-        ["kubectl", "kustomize", str(project / "deploy/kubernetes")], capture_output=True, text=True, check=False
-    )
-    assert rendered.returncode == 0 and "kind: Deployment" in rendered.stdout, rendered.stderr
+    assert "kind: Deployment" in rendered(project, tmp_path).read_text()
 
 
 # --- 6. files a release moved -----------------------------------------------------------------------
