@@ -42,6 +42,10 @@ class TransactionPooler:
             f"listen_addr = 127.0.0.1\nlisten_port = {self.port}\nunix_socket_dir =\n"
             f"auth_type = trust\nauth_file = {self.folder / 'users.txt'}\n"
             "pool_mode = transaction\nmax_client_conn = 500\ndefault_pool_size = 20\nadmin_users = postgres\n"
+            # Server connections it no longer needs go back soon: the machine's PostgreSQL (100
+            # connections) serves the other tests running beside this one.
+            "server_idle_timeout = 5\n"
+            f"logfile = {self.folder / 'pgbouncer.log'}\n"
             # node-postgres sends extra_float_digits at connection start; PgBouncer must let it by.
             "ignore_startup_parameters = extra_float_digits,options\n"
         )
@@ -51,9 +55,8 @@ class TransactionPooler:
             file.chmod(0o644)
         self.process = subprocess.Popen(
             [PGBOUNCER, "-u", "postgres", str(config)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         _wait_for_port(self.port)
         return self
@@ -67,6 +70,11 @@ class TransactionPooler:
                 self.process.kill()
                 self.process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def log(self, lines: int = 30) -> str:
+        """The last lines of PgBouncer's log: what it saw of a failing check."""
+        logged = self.folder / "pgbouncer.log"
+        return "\n".join(logged.read_text().splitlines()[-lines:]) if logged.exists() else "(no log)"
 
     def url(self, database: str) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
