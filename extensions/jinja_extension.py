@@ -69,6 +69,8 @@ class StackwrightExtension(Extension):
             api_database_scripts=apis.api_database_scripts,
             api_worker_scripts=apis.api_worker_scripts,
             apis_with=apis.apis_with,
+            storage_helper_used=apis.storage_helper_used,
+            named_by_dependents=apis.named_by_dependents,
             api_tables=apis.api_tables,
             # the files and the paths between them
             file_plan=plan.file_plan,

@@ -9,14 +9,16 @@ models come alone.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from typing import Any
 
 import yaml
 from jinja2 import pass_context
 
 from .bundles import bundle_models, model_keys
-from .paths import LAYERS_DIR
+from .paths import LAYERS_DIR, ROOT
 
 # What every API uses (validation, errors, OpenAPI, the test server): apis/shared/, no manifest.
 SHARED_API_FOLDER = "shared"
@@ -189,6 +191,39 @@ def apis_with(context: Any, key: str) -> list[str]:
     return [api for api in selected_apis(context) if MANIFESTS[api].get(key)]
 
 
+@functools.cache
+def _fragments_text(api: str, folder: str = "") -> str:
+    """An API's fragments under `folder` (all of them by default), as one text."""
+    return "\n".join(path.read_text() for path in sorted((API_FOLDERS / api / folder).rglob("*.jinja")))
+
+
+def _calls(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{name}\s*[(<]")
+
+
+@pass_context
+def storage_helper_used(context: Any, name: str) -> bool:
+    """Whether a chosen API's repositories call the shared storage helper `name`: the shared
+    repository-support.ts holds only those (no unused export for knip)."""
+    return any(_calls(name).search(_fragments_text(api, "storage")) for api in selected_apis(context))
+
+
+@pass_context
+def named_by_dependents(context: Any, api: str, name: str) -> bool:
+    """Whether the generated files of a chosen API built on `api` name `name` (what `api` offers
+    them: auth.public.ts exports only that)."""
+    from .file_plan import plan_files  # the plan reads the manifests: imported when rendering
+
+    dependents = [other for other in selected_apis(context) if api in API_NEEDS[other]]
+    word = re.compile(rf"\b{name}\b")
+    return any(
+        word.search((ROOT / planned["fragment"]).read_text())
+        for planned in plan_files(context)
+        for other in dependents
+        if planned["fragment"].startswith(f"template/layers/apis/{other}/")
+    )
+
+
 @pass_context
 def api_database_scripts(context: Any) -> list[str]:
     """The chosen APIs' scripts that open the database (manifest `database_scripts`)."""
@@ -197,6 +232,18 @@ def api_database_scripts(context: Any) -> list[str]:
 
 # The suffix of an API's own tables (models) in its storage folder, per adapter: not a bundle's model.
 API_TABLE_SUFFIXES = {"drizzle": ".api-table.ts", "mongoose": ".api-model.ts"}
+
+
+def unneeded_api_files(context: Any) -> set[str]:
+    """The chosen APIs' files for the APIs built on them (manifest `for_dependents`), as
+    "<api>/<file name>", where no chosen API builds on theirs."""
+    apis = selected_apis(context)
+    return {
+        f"{api}/{name}"
+        for api in apis
+        if not any(api in API_NEEDS[other] for other in apis)
+        for name in MANIFESTS[api].get("for_dependents") or []
+    }
 
 
 def api_folders_of(context: Any) -> list[str]:

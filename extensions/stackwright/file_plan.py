@@ -13,7 +13,7 @@ from typing import Any
 
 from jinja2 import pass_context
 
-from .apis import api_folders_of
+from .apis import api_folders_of, unneeded_api_files
 from .bundles import MODEL_ORDER, has_database, model_keys
 from .layouts import layout_path, model_dialect
 from .paths import layer_fragments
@@ -91,6 +91,7 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
     chosen = model_keys(answers)
     plan: dict[str, dict[str, Any]] = {}
     folders = dict.fromkeys(folder for _, folders_of in LAYERS for folder in folders_of(answers))
+    unneeded = unneeded_api_files(answers)
     for folder in folders:
         for name in layer_fragments(folder):
             stem = name.removesuffix(".ts").removesuffix(".prisma")
@@ -98,6 +99,8 @@ def plan_files(answers: Any) -> list[dict[str, Any]]:
             if model and model not in chosen:
                 continue
             if name in FRAMEWORKS[answers["framework"]].get("leaves_out", []):
+                continue
+            if folder.startswith("apis/") and f"{folder.split('/')[1]}/{name}" in unneeded:
                 continue
             applies = ONLY_WHEN.get(f"{folder}/{name}")
             if applies and not applies(answers):
