@@ -72,7 +72,10 @@ MOVED: dict[str, dict[str, str]] = {
         "src/shared/database/models.ts": "src/database/models.ts",
         "src/shared/database/sync-indexes.ts": "src/database/sync-indexes.ts",
         "src/shared/database/constraints.ts": "src/database/constraints.ts",
-        "src/shared/openapi.ts": "src/modules/openapi.ts",
+        "src/shared/openapi.ts": "src/api/openapi.ts",
+        "src/modules/openapi.ts": "src/api/openapi.ts",
+        "src/modules/api-endpoints.ts": "src/api/api-endpoints.ts",
+        "src/modules/api.routes.ts": "src/api/api.routes.ts",
         "src/shared/mail/mailer.ts": "src/modules/auth/mailer.ts",
         "src/shared/middlewares/authenticate.ts": "src/modules/auth/authenticate.ts",
         **{
@@ -134,12 +137,28 @@ def splits_in(project: Path) -> list[tuple[str, list[str]]]:
     return [((root / old).as_posix(), [(root / new).as_posix() for new in news]) for old, news in SPLIT.items()]
 
 
+# The feature layout's tables and Mongoose models: from their feature module to the module of
+# the domain API that owns them, where the project has that API (without it, they stay).
+def feature_model_moves(apis: list[str]) -> dict[str, str]:
+    moves = {}
+    for model, module in MODULES:
+        if MODEL_APIS[model] in apis and module != MODEL_APIS[model]:
+            for kind in ("table", "model"):
+                moves[f"src/modules/{module}/{model}.{kind}.ts"] = f"src/modules/{MODEL_APIS[model]}/{model}.{kind}.ts"
+                if kind == "table":  # the older name of a table's file, moved in one step
+                    moves[f"src/modules/{module}/{model}.schema.ts"] = moves[f"src/modules/{module}/{model}.table.ts"]
+    return moves
+
+
 def moves_in(project: Path) -> list[tuple[str, str]]:
     """This project's moved files, (old, new) relative to the project."""
     config = json.loads((project / "stackwright.json").read_text())
     root = Path(str(config.get("rootDir", ".")))
-    pairs = MOVED.get(str(config.get("architecture")), {}).items()
-    return [((root / old).as_posix(), (root / new).as_posix()) for old, new in pairs]
+    pairs = dict(MOVED.get(str(config.get("architecture")), {}))
+    if config.get("architecture") == "feature":
+        answers = yaml.safe_load((project / ".copier-answers.yml").read_text()) or {}
+        pairs.update(feature_model_moves(list(answers.get("apis") or [])))
+    return [((root / old).as_posix(), (root / new).as_posix()) for old, new in pairs.items()]
 
 
 def kept_copies(project: Path) -> Path:

@@ -18,7 +18,7 @@ from test_kubernetes import rendered
 
 from stackwright.layouts import LAYOUTS, model_file
 
-USER_MODEL = model_file("feature", "drizzle", "user")  # of the default answers
+USER_MODEL = model_file("feature", "drizzle", "user", ["auth"])  # of the default answers (the auth API)
 
 
 def update(project: Path, *data: str) -> subprocess.CompletedProcess[str]:
@@ -69,7 +69,7 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     project = generate(template, tmp_path / "api", **stack)
     assert json.loads((project / "stackwright.json").read_text())["version"] == "1.0.0"
     routes = LAYOUTS[stack["architecture"]]["health.routes.ts"]
-    user_model = model_file(stack["architecture"], stack["databaseAdapter"], "user")
+    user_model = model_file(stack["architecture"], stack["databaseAdapter"], "user", ["auth"])
 
     # The user edits generated files (a route, a model, the README, .env.example)
     # and adds files of their own.
@@ -257,8 +257,8 @@ def test_adding_a_bundle_keeps_edits_and_regenerates_schema_and_relations(templa
     assert done.returncode == 0, done.stderr
     assert answers(project)["bundles"] == ["auth", "blog-app"]
     assert "blog-app/post" in answers(project)["models"] and "auth/session" in answers(project)["models"]
-    assert (project / "src/modules/posts/post.table.ts").is_file()
-    assert (project / "src/modules/auth/session.table.ts").is_file()
+    assert (project / model_file("feature", "drizzle", "post", answers(project)["apis"])).is_file()
+    assert (project / model_file("feature", "drizzle", "session", answers(project)["apis"])).is_file()
     entry = (project / "src/database/schema.ts").read_text()
     assert "post.table.js" in entry and "session.table.js" in entry and "otp.table.js" in entry
     relations = (project / "src/database/relations.ts").read_text()
@@ -283,9 +283,11 @@ def test_removing_a_bundle_is_refused_until_confirmed(template, tmp_path):
     assert "dropModelTables:" in last and "posts" in last and "categories" in last and "users" not in last, last
     assert changed_files(project) == []  # nothing touched
 
+    post_table = project / model_file("feature", "drizzle", "post", answers(project)["apis"])
+    assert post_table.is_file()
     done = update(project, "bundles=[auth]", "dropModelTables=true")
     assert done.returncode == 0, done.stderr
-    assert not (project / "src/modules/posts/post.table.ts").exists()
+    assert not post_table.exists()
     assert answers(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
     assert "post" not in (project / "src/database/schema.ts").read_text()
 
@@ -695,16 +697,21 @@ def test_every_split_file_names_files_the_layouts_place():
 
 
 def test_every_moved_file_lands_where_the_layouts_place_it():
-    from move_files import MODEL_APIS, MODULES, MOVED
+    from move_files import MODEL_APIS, MODULES, MOVED, feature_model_moves
 
     from stackwright.bundles import MODEL_MODULES
     from stackwright.layouts import MODEL_APIS as LAYOUT_MODEL_APIS
 
     assert dict(MODULES) == MODEL_MODULES
     assert MODEL_APIS == LAYOUT_MODEL_APIS
-    for architecture, moves in MOVED.items():
+    every_api = sorted(set(MODEL_APIS.values()))
+    for architecture, moved in MOVED.items():
+        moves = {**moved, **(feature_model_moves(every_api) if architecture == "feature" else {})}
+        # With every API chosen: a model's table sits in its API's module (the feature layout).
         models = {
-            model_file(architecture, adapter, model) for model in MODEL_MODULES for adapter in ("drizzle", "mongoose")
+            model_file(architecture, adapter, model, every_api)
+            for model in MODEL_MODULES
+            for adapter in ("drizzle", "mongoose")
         }
         placed = set(LAYOUTS[architecture].values()) | models
         assert set(moves.values()) <= placed, architecture

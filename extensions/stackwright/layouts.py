@@ -10,11 +10,12 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+from collections.abc import Collection
 from typing import Any
 
 from jinja2 import pass_context
 
-from .apis import API_FOLDERS, MANIFESTS
+from .apis import API_FOLDERS, MANIFESTS, selected_apis
 from .bundles import BUNDLES, MODEL_MODULES
 from .paths import PARTIAL_PREFIX
 from .stacks import FRAMEWORKS, RUNTIMES
@@ -138,11 +139,12 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "domain-error.ts": "src/shared/errors/domain-error.ts",
         "validation.ts": "src/shared/validation.ts",
         "pagination.ts": "src/shared/pagination.ts",
-        "openapi.ts": "src/modules/openapi.ts",
+        # What serves every API (the route registry, the mounts, the OpenAPI document): src/api/.
+        "openapi.ts": "src/api/openapi.ts",
         "endpoint.ts": "src/shared/endpoint.ts",
-        "api-endpoints.ts": "src/modules/api-endpoints.ts",
+        "api-endpoints.ts": "src/api/api-endpoints.ts",
         "endpoint-router.ts": "src/shared/endpoint-router.ts",
-        "api.routes.ts": "src/modules/api.routes.ts",
+        "api.routes.ts": "src/api/api.routes.ts",
         "services.ts": "src/services.ts",
         "repository-support.ts": "src/shared/database/repository-support.ts",
     },
@@ -348,12 +350,12 @@ for _api, _manifest in MANIFESTS.items():
         MODEL_APIS.setdefault(_model, _api)
 
 # Where model files live per architecture: Drizzle's and Mongoose's folder ({module}: the
-# model's feature module, MODEL_MODULES; {api}: its API's module, MODEL_APIS); Drizzle names
-# them <model>.table.ts inside a module and <model>.ts inside a schema folder, Mongoose
-# <model>.model.ts.
+# model's feature module, MODEL_MODULES; {api}: its API's module, MODEL_APIS; {home}: its API's
+# module where that API is chosen, else its feature module); Drizzle names them <model>.table.ts
+# inside a module and <model>.ts inside a schema folder, Mongoose <model>.model.ts.
 MODEL_FOLDERS: dict[str, dict[str, str]] = {
     "mvc": {"drizzle": "src/db/schema", "mongoose": "src/models"},
-    "feature": {"drizzle": "src/modules/{module}", "mongoose": "src/modules/{module}"},
+    "feature": {"drizzle": "src/modules/{home}", "mongoose": "src/modules/{home}"},
     "modular": {"drizzle": "src/{api}", "mongoose": "src/{api}"},
     "file-api": {"drizzle": "src/db/schema", "mongoose": "src/models"},
 }
@@ -363,12 +365,14 @@ MODEL_FOLDERS: dict[str, dict[str, str]] = {
 PRISMA_SCHEMA_FOLDER = "prisma/schema"
 
 
-def model_file(architecture: str, adapter: str, model: str) -> str:
-    """Where a model's file lives, relative to rootDir (Prisma's: to the project)."""
+def model_file(architecture: str, adapter: str, model: str, apis: Collection[str] = ()) -> str:
+    """Where a model's file lives, relative to rootDir (Prisma's: to the project), with the
+    domain APIs `apis` chosen."""
     if adapter == "prisma":
         return f"{PRISMA_SCHEMA_FOLDER}/{model}.prisma"
     template = MODEL_FOLDERS[architecture][adapter]
-    folder = template.format(module=MODEL_MODULES[model], api=MODEL_APIS[model])
+    api = MODEL_APIS[model]
+    folder = template.format(module=MODEL_MODULES[model], api=api, home=api if api in apis else MODEL_MODULES[model])
     if adapter == "mongoose":
         return f"{folder}/{model}.model.ts"
     return f"{folder}/{model}.table.ts" if "{" in template else f"{folder}/{model}.ts"
@@ -383,7 +387,7 @@ def layout_path(context: Any, key: str) -> str:
     """Path of a file relative to the project: 'model:<name>' for models, else a layout key."""
     if key.startswith("model:"):
         model = key[len("model:") :]
-        relpath = model_file(context["architecture"], context["databaseAdapter"], model)
+        relpath = model_file(context["architecture"], context["databaseAdapter"], model, selected_apis(context))
         if context["databaseAdapter"] == "prisma":
             return relpath
     elif key in LAYOUTS[context["architecture"]]:
