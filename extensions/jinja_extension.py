@@ -100,6 +100,7 @@ class StackwrightExtension(Extension):
             exec_words=packages.exec_words,
             container_image=images.container_image,
             deployment=images.deployment,
+            shutdown_defaults=images.SHUTDOWN_DEFAULTS,
             lockfile=packages.lockfile,
             build_script_dependencies=packages.BUILD_SCRIPT_DEPENDENCIES,
             declined_build_scripts=packages.declined_build_scripts,

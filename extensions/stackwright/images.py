@@ -48,10 +48,12 @@ def container_image(context: Any) -> dict[str, Any]:
     }
 
 
-# SIGTERM's defaults in production (the server's shutdown.ts, .env.example and the README say
-# the same): new requests are served for the delay, then requests in flight get the timeout.
+# SIGTERM's defaults in production, the one source of the server's shutdown.ts and env.ts,
+# .env.example, config.env and the grace period: new requests are served for the delay, then
+# requests in flight get the timeout.
 SHUTDOWN_DELAY_MS = 5_000
 SHUTDOWN_TIMEOUT_MS = 10_000
+SHUTDOWN_DEFAULTS = {"delay_ms": SHUTDOWN_DELAY_MS, "timeout_ms": SHUTDOWN_TIMEOUT_MS}
 # Kubernetes' grace period: past both, with room for the runtime to exit.
 GRACE_MARGIN_S = 5
 
