@@ -52,7 +52,7 @@ def pinned_below(context: Any) -> dict[str, str]:
     pins: dict[str, str] = {}
     for parent, below in VERSIONS["pinnedBelow"].items():
         if parent in installed:  # "$comment" never is
-            pins.update(below)
+            pins.update({name: version or VERSIONS["packages"][name] for name, version in below.items()})
     return dict(sorted(pins.items()))
 
 
