@@ -50,9 +50,12 @@ class TransactionPooler:
             "ignore_startup_parameters = extra_float_digits,options\n"
         )
         (self.folder / "users.txt").write_text('"postgres" ""\n')
+        (self.folder / "pgbouncer.log").touch()
         self.folder.chmod(0o755)
         for file in self.folder.iterdir():
             file.chmod(0o644)
+        # It runs as postgres (below) and appends to its log.
+        shutil.chown(self.folder / "pgbouncer.log", "postgres")
         self.process = subprocess.Popen(
             [PGBOUNCER, "-u", "postgres", str(config)],
             stdout=subprocess.DEVNULL,
