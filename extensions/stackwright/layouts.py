@@ -423,7 +423,7 @@ def alias_path(context: Any, key: str) -> str:
 def relative_dir(context: Any, from_key: str, to_key: str) -> str:
     """The folder of one layout file, relative to the folder of another (Prisma's `output`)."""
     source, target = layout_path(context, from_key), layout_path(context, to_key)
-    return posixpath.relpath(posixpath.dirname(target), posixpath.dirname(source))
+    return posixpath.relpath(posixpath.dirname(target) or ".", posixpath.dirname(source) or ".")
 
 
 def _import_suffix(context: Any) -> str:
