@@ -76,7 +76,7 @@ MOVED: dict[str, dict[str, str]] = {
         "src/modules/openapi.ts": "src/api/openapi.ts",
         "src/modules/api-endpoints.ts": "src/api/api-endpoints.ts",
         "src/modules/api.routes.ts": "src/api/api.routes.ts",
-        "src/shared/mail/mailer.ts": "src/modules/auth/mailer.ts",
+        "src/shared/mail/mailer.ts": "src/modules/auth/mail/mailer.ts",
         "src/shared/middlewares/authenticate.ts": "src/modules/auth/authenticate.ts",
         **{
             f"src/modules/{module}/{model}.schema.ts": f"src/modules/{module}/{model}.table.ts"
@@ -98,7 +98,7 @@ MOVED: dict[str, dict[str, str]] = {
         "src/database/repository-support.ts": "src/common/repository-support.ts",
         "src/database/immutable-ledger.ts": "src/common/immutable-ledger.ts",
         "src/common/openapi.ts": "src/api/openapi.ts",
-        "src/common/mailer.ts": "src/auth/mailer.ts",
+        "src/common/mailer.ts": "src/auth/mail/mailer.ts",
         **{f"src/{module}/{model}.schema.ts": f"src/{MODEL_APIS[model]}/{model}.table.ts" for model, module in MODULES},
         **{
             f"src/{module}/{model}.{kind}.ts": f"src/{MODEL_APIS[model]}/{model}.{kind}.ts"
@@ -110,7 +110,7 @@ MOVED: dict[str, dict[str, str]] = {
     "file-api": {
         "src/lib/db.ts": "src/db/client.ts",
         "src/lib/openapi.ts": "src/openapi.ts",
-        "src/lib/mailer.ts": "src/modules/auth/mailer.ts",
+        "src/lib/mailer.ts": "src/modules/auth/mail/mailer.ts",
         # The caller of a request became the route builder of every route file.
         "src/app/api/v1/auth/caller.ts": "src/app/api/v1/record-route.ts",
     },
@@ -150,11 +150,33 @@ def feature_model_moves(apis: list[str]) -> dict[str, str]:
     return moves
 
 
+# Where an API's folder is, per architecture with one (mvc's folders are by kind).
+API_FOLDERS = {"feature": "src/modules/{api}", "modular": "src/{api}", "file-api": "src/modules/{api}"}
+MANIFESTS = Path(__file__).resolve().parents[1] / "template" / "layers" / "apis"
+
+
+def concern_moves(architecture: str) -> dict[str, str]:
+    """An API's files from the top of its folder to their concern's sub-folder (manifest
+    `concerns`), but those the manifest places elsewhere (`places`)."""
+    if architecture not in API_FOLDERS:
+        return {}
+    moves = {}
+    for path in sorted(MANIFESTS.glob("*/api.yml")):
+        manifest = yaml.safe_load(path.read_text())
+        folder = API_FOLDERS[architecture].format(api=path.parent.name)
+        places = manifest.get("places") or {}
+        for concern, names in (manifest.get("concerns") or {}).items():
+            for name in names:
+                if not {architecture, "*"} & set(places.get(name) or {}):
+                    moves[f"{folder}/{name}"] = f"{folder}/{concern}/{name}"
+    return moves
+
+
 def moves_in(project: Path) -> list[tuple[str, str]]:
     """This project's moved files, (old, new) relative to the project."""
     config = json.loads((project / "stackwright.json").read_text())
     root = Path(str(config.get("rootDir", ".")))
-    pairs = dict(MOVED.get(str(config.get("architecture")), {}))
+    pairs = {**MOVED.get(str(config.get("architecture")), {}), **concern_moves(str(config.get("architecture")))}
     if config.get("architecture") == "feature":
         answers = yaml.safe_load((project / ".copier-answers.yml").read_text()) or {}
         pairs.update(feature_model_moves(list(answers.get("apis") or [])))

@@ -573,7 +573,7 @@ def released_across_the_mailer_move(tmp_path: Path, users_edit, releases_edit):
     template.edit(manifest, lambda s: s.replace(OLD_PLACES, old_place))
     template.release("v1.0.0")
     project = generate(template, tmp_path / "api")
-    old, new = project / "src/shared/mail/mailer.ts", project / "src/modules/auth/mailer.ts"
+    old, new = project / "src/shared/mail/mailer.ts", project / "src/modules/auth/mail/mailer.ts"
     assert old.is_file() and not new.exists()
     old.write_text(users_edit(old.read_text()))
     commit_all(project, "our edit of the mailer")
@@ -590,7 +590,7 @@ def test_an_edit_of_a_file_the_release_moved_goes_with_it(tmp_path):
         tmp_path, lambda text: text + ours, lambda text: "// Released in 2.0.0.\n" + text
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "src/shared/mail/mailer.ts: moved to src/modules/auth/mailer.ts " in done.stdout + done.stderr
+    assert "src/shared/mail/mailer.ts: moved to src/modules/auth/mail/mailer.ts " in done.stdout + done.stderr
     assert not old.exists()
     text = new.read_text()
     assert text.endswith(ours) and text.startswith("// Released in 2.0.0.\n")
@@ -606,10 +606,10 @@ def test_a_conflicting_edit_of_a_moved_file_fails_the_update_and_names_it(tmp_pa
         lambda text: text.replace(FIRST_LINE, FIRST_LINE + " // 2.0.0"),
     )
     assert done.returncode != 0
-    assert "src/modules/auth/mailer.ts" in done.stdout + done.stderr
+    assert "src/modules/auth/mail/mailer.ts" in done.stdout + done.stderr
     assert not old.exists()
     text = new.read_text()
-    assert "<<<<<<< src/modules/auth/mailer.ts" in text
+    assert "<<<<<<< src/modules/auth/mail/mailer.ts" in text
     assert FIRST_LINE + " // ours" in text and FIRST_LINE + " // 2.0.0" in text
 
 
@@ -624,6 +624,15 @@ MOVES = {
         "src/app/api/v1/auth/caller.ts",
         "src/app/api/v1/record-route.ts",
         {"framework": "nextjs", "architecture": "file-api"},
+    ),
+    # The auth API's folder got sub-folders by concern (the sessions' files went to sessions/).
+    "auth-concerns": (
+        "template/layers/apis/auth/api.yml",
+        "  sessions: []\n",
+        "  sessions: [session.service.ts, session.schemas.ts, sessions.repository.ts, token-signer.ts]\n",
+        "src/modules/auth/session.service.ts",
+        "src/modules/auth/sessions/session.service.ts",
+        {},
     ),
     # NestJS: the users table left its folder (src/users/) for auth's module (src/auth/).
     "nest-table": (
@@ -697,7 +706,7 @@ def test_every_split_file_names_files_the_layouts_place():
 
 
 def test_every_moved_file_lands_where_the_layouts_place_it():
-    from move_files import MODEL_APIS, MODULES, MOVED, feature_model_moves
+    from move_files import MODEL_APIS, MODULES, MOVED, concern_moves, feature_model_moves
 
     from stackwright.bundles import MODEL_MODULES
     from stackwright.layouts import MODEL_APIS as LAYOUT_MODEL_APIS
@@ -705,8 +714,9 @@ def test_every_moved_file_lands_where_the_layouts_place_it():
     assert dict(MODULES) == MODEL_MODULES
     assert MODEL_APIS == LAYOUT_MODEL_APIS
     every_api = sorted(set(MODEL_APIS.values()))
-    for architecture, moved in MOVED.items():
-        moves = {**moved, **(feature_model_moves(every_api) if architecture == "feature" else {})}
+    for architecture in LAYOUTS:
+        moves = {**MOVED.get(architecture, {}), **concern_moves(architecture)}
+        moves.update(feature_model_moves(every_api) if architecture == "feature" else {})
         # With every API chosen: a model's table sits in its API's module (the feature layout).
         models = {
             model_file(architecture, adapter, model, every_api)

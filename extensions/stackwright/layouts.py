@@ -302,6 +302,10 @@ def _api_file_place(api: str, architecture: str, name: str) -> str:
     if architecture in place or "*" in place:
         return str(place.get(architecture, place.get("*")))
     folder = next(folder for pattern, folder in API_FILE_RULES[architecture] if fnmatch.fnmatch(name, pattern))
+    # In the API's own folder, a file of one concern goes to that concern's sub-folder.
+    concern = next((c for c, names in (MANIFESTS[api].get("concerns") or {}).items() if name in names), None)
+    if concern and "{api}" in folder:
+        folder = f"{folder}/{concern}"
     return f"{folder.format(api=api)}/{name}"
 
 
@@ -316,6 +320,11 @@ _API_FRAGMENTS = {
     )
     for api in MANIFESTS
 }
+
+for _api, _manifest in MANIFESTS.items():
+    for _concern, _names in (_manifest.get("concerns") or {}).items():
+        if _unknown := sorted(set(_names) - set(_API_FRAGMENTS[_api])):
+            raise ValueError(f"concern {_concern} of the {_api} API names no fragment of it: {_unknown}")
 
 
 def _api_layout_entries(architecture: str) -> dict[str, str]:
