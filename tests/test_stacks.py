@@ -1186,13 +1186,14 @@ def the_tests_pass_behind_a_transaction_pooler(project: Path, command: str, env:
                 server.kill()
         print(f"pgbouncer {case_of(project)}: {load.summary()}")
         statuses = {status for _, status, _ in load.answers}
-        # A failure says what PgBouncer, the server and PostgreSQL (its connections in use) saw.
-        seen = (
-            f"{load.summary()} {statuses} {load.problems[:3]}\n{pooler.log()}\n"
-            f"{''.join(line for line in server.output if 'error' in line or 'unavailable' in line)[-2000:]}\n"
-            f"connections on 5432: {query('postgresql', None, 'select count(*) from pg_stat_activity').stdout.strip()}"
-        )
-        assert not load.problems and len(load.acknowledged) > 100 and statuses == {201}, seen
+        if load.problems or len(load.acknowledged) <= 100 or statuses != {201}:
+            # What PgBouncer, the server and PostgreSQL (its connections in use) saw.
+            in_use = query("postgresql", None, "select count(*) from pg_stat_activity").stdout.strip()
+            errors = "".join(line for line in server.output if "error" in line or "unavailable" in line)
+            pytest.fail(
+                f"{load.summary()} {statuses} {load.problems[:3]}\n{pooler.log()}\n"
+                f"{errors[-2000:]}\nconnections on 5432: {in_use}"
+            )
 
 
 def funded_accounts(port: int, smtp: SmtpSink, sql: Callable[[str], object]) -> tuple[str, list[str]]:

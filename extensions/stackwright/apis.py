@@ -212,13 +212,13 @@ def storage_helper_used(context: Any, name: str) -> bool:
 def named_by_dependents(context: Any, api: str, name: str) -> bool:
     """Whether the generated files of a chosen API built on `api` name `name` (what `api` offers
     them: auth.public.ts exports only that)."""
-    from .file_plan import plan_files  # the plan reads the manifests: imported when rendering
+    from .file_plan import file_plan  # the plan reads the manifests: imported when rendering
 
     dependents = [other for other in selected_apis(context) if api in API_NEEDS[other]]
     word = re.compile(rf"\b{name}\b")
     return any(
         word.search((ROOT / planned["fragment"]).read_text())
-        for planned in plan_files(context)
+        for planned in file_plan(context)
         for other in dependents
         if planned["fragment"].startswith(f"template/layers/apis/{other}/")
     )
