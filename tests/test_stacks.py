@@ -745,6 +745,54 @@ def signed_in(dev: DevProcess, email: str) -> str:
     return body["accessToken"]
 
 
+SEEDED_LINES = [
+    "db:seed: users admin@example.com, ada@example.com, grace@example.com (the first an admin)",
+    "db:seed: bank: 4 accounts, 4 deposits, 3 transfers",
+    "db:seed: blog: 2 categories, 3 posts (one a draft), 3 comments, 3 likes",
+]
+
+
+def seeded(project: Path, command: str, env: dict[str, str]) -> str:
+    """`db:seed` as the README says: it seeds, says so and prints the password once; again, it
+    changes nothing; with NODE_ENV=production it refuses in one line. The password."""
+    first = run_as_developer([command, "run", "db:seed"], project, env)
+    assert all(line in first for line in SEEDED_LINES), first
+    password = re.search(r"db:seed: their password \(shown this once\): (\S+)", first)
+    assert password, first
+    again = run_as_developer([command, "run", "db:seed"], project, env)
+    assert "db:seed: already seeded (admin@example.com exists): nothing changed" in again, again
+    assert password.group(1) not in again and "db:seed: users" not in again, again
+    refused = subprocess.run(
+        [command, "run", "db:seed"],
+        cwd=project,
+        env={**env, "NODE_ENV": "production"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = [line for line in (refused.stdout + refused.stderr).splitlines() if line.startswith("db:seed:")]
+    assert refused.returncode != 0 and lines == [
+        "db:seed: refused with NODE_ENV=production (seed data is for development)"
+    ], refused.stdout + refused.stderr
+    return password.group(1)
+
+
+def the_seeded_user_signs_in_to_their_data(port: int, password: str) -> None:
+    """Ada signs in at once with the seed's password: her two funded accounts after the seed's
+    transfers, and the blog's published posts (not her draft)."""
+    status, body = call(port, "POST", "/api/v1/auth/sign-in", {"email": "ada@example.com", "password": password})
+    assert status == 200, body
+    token = body["accessToken"]
+    accounts = call(port, "GET", "/api/v1/accounts", token=token)[1]["data"]
+    # 1000.00 each; 125.50 to Grace, 40.00 from her, 200.00 from savings to current.
+    assert sorted((a["type"], a["balance"]) for a in accounts) == [("current", "1200.00"), ("savings", "714.50")], (
+        accounts
+    )
+    posts = call(port, "GET", "/api/v1/posts")[1]["data"]
+    assert sorted(post["title"] for post in posts) == ["Notes on the Analytical Engine", "The first actual bug"], posts
+
+
 def the_first_run_needs_no_database_server(
     project: Path, command: str, env: dict[str, str], *, with_tests: bool = True
 ) -> None:
@@ -783,13 +831,15 @@ def the_first_run_needs_no_database_server(
         dev.stop()
     assert not (project / ".data" / "postgres.pid").exists(), dev.output
 
-    # A script that uses the database runs on it once `dev` is stopped: admin:grant.
+    # A script that uses the database runs on it once `dev` is stopped: admin:grant, db:seed.
     run_as_developer([command, "run", "admin:grant", "--", admin_email], project, env)
+    seed_password = seeded(project, command, env)
 
     dev = DevProcess(project, command, env, free_port())
     try:
         seconds = dev.wait_healthy(60)
         print(f"first-run {case_of(project)}: /health after {seconds:.1f} s (.data/postgres reopened)")
+        the_seeded_user_signs_in_to_their_data(dev.port, seed_password)
         admin, user = signed_in(dev, admin_email), signed_in(dev, user_email)  # the same data
         status, mine = call(dev.port, "POST", "/api/v1/accounts", {"currency": "USD"}, user)
         assert status == 201, mine

@@ -134,8 +134,8 @@ def api_wiring(context: Any) -> list[dict[str, Any]]:
     By convention an API `x` has `XService` in x.service.ts, `createX` in create-x.ts,
     `xEndpoints` in x.schemas.ts and `XModule` in x.module.ts (NestJS); its manifest adds
     `settings` (the type its factory takes after the database), `uses` (the services it takes
-    after the database), `mounts` (its routers) and `worker` (the function of create-x.ts that
-    starts its background worker).
+    after the database), `mounts` (its routers), `worker` (the function of create-x.ts that
+    starts its background worker) and `seed` (the function of x.seed.ts that makes its seed data).
     """
     wiring = []
     for api in selected_apis(context):
@@ -152,6 +152,7 @@ def api_wiring(context: Any) -> list[dict[str, Any]]:
                 "uses": manifest.get("uses") or [],
                 "mounts": manifest.get("mounts") or [],
                 "worker": manifest.get("worker"),
+                "seed": manifest.get("seed"),
             }
         )
     return wiring

@@ -283,6 +283,8 @@ API_FILE_RULES: dict[str, list[tuple[str, str]]] = {
         ("*.service.ts", "src/services"),
         # A service's answers from its records, beside it.
         ("*.views.ts", "src/services"),
+        # A service's seed data (`db:seed`), beside it.
+        ("*.seed.ts", "src/services"),
         ("create-*.ts", "src/composition"),
         ("*.schemas.ts", "src/validators"),
         ("*.repository.ts", "src/repositories"),
