@@ -349,7 +349,7 @@ FUZZ_CHECKS = [
     "use_after_free",
     "ensure_resource_availability",
 ]
-FUZZ_SECONDS = 45
+FUZZ_SECONDS = 30
 
 
 def verified_user(port: int, smtp: SmtpSink) -> tuple[str, str]:
@@ -1350,7 +1350,10 @@ def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str]) ->
     they drive are the ones every Drizzle case runs its API tests against, and the routes
     routes.test.ts compares with the endpoint records (on the test server, on the database)
     are the framework's, which the Drizzle cases of the same framework prove."""
-    command = json.loads((project / "package.json").read_text())["scripts"]["test"].split()
+    *before, test = json.loads((project / "package.json").read_text())["scripts"]["test"].split(" && ")
+    for step in before:  # Next.js builds first (its tests serve the build)
+        run(step.split(), project, with_local_bin(project, env))
+    command = test.split()
     tests = project / answers.get("rootDir", ".") / LAYOUTS[answers["architecture"]]["tests"]
     skipped = {name for names in API_TEST_FILES.values() for name in names}
     files = sorted(path for path in tests.glob("*.test.ts") if path.name not in skipped)
