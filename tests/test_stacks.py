@@ -745,6 +745,9 @@ def signed_in(dev: DevProcess, email: str) -> str:
     return body["accessToken"]
 
 
+# db:seed runs on the embedded database in the first-run cases (Node, Bun, Deno, Next.js, on
+# Drizzle), and on a server once per other data layer, NestJS's composition among them.
+SEEDED_ON_SERVERS = {"node-nestjs-mysql", "bun-express-prisma-mysql", "deno-hono-prisma-postgresql"}
 SEEDED_LINES = [
     "db:seed: users admin@example.com, ada@example.com, grace@example.com (the first an admin)",
     "db:seed: bank: 4 accounts, 4 deposits, 3 transfers",
@@ -1050,6 +1053,8 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
                 # Prisma with each engine in tests/test_prisma.py, and on each framework and
                 # runtime in the Drizzle cases. Serving signs in on this runtime, through Prisma.
                 run_tests_but_the_apis(project, answers, {**env, "DATABASE_URL": url})
+                if case in SEEDED_ON_SERVERS:
+                    seeded(project, command, {**env, "DATABASE_URL": url})
                 serve_and_probe(project, env, answers["framework"], engine, url)
             if case in FAULT_CASES:
                 with timed("faults"):
@@ -1074,6 +1079,8 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             # (where the first run ran them on its embedded one, that proved this runtime).
             if not first_run_tested:
                 run_the_tests(project, command, {**env, "DATABASE_URL": url})
+            if case in SEEDED_ON_SERVERS:
+                seeded(project, command, {**env, "DATABASE_URL": url})
             if case in POOLER_CASES:
                 with timed("pgbouncer"):
                     the_tests_pass_behind_a_transaction_pooler(project, command, env, name)
