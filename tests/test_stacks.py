@@ -1054,7 +1054,7 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
                 # runtime in the Drizzle cases. Serving signs in on this runtime, through Prisma.
                 run_tests_but_the_apis(project, answers, {**env, "DATABASE_URL": url})
                 if case in SEEDED_ON_SERVERS:
-                    seeded(project, command, {**env, "DATABASE_URL": url})
+                    seeded(project, command, {**example_env(project), **env, "DATABASE_URL": url})
                 serve_and_probe(project, env, answers["framework"], engine, url)
             if case in FAULT_CASES:
                 with timed("faults"):
@@ -1080,7 +1080,7 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             if not first_run_tested:
                 run_the_tests(project, command, {**env, "DATABASE_URL": url})
             if case in SEEDED_ON_SERVERS:
-                seeded(project, command, {**env, "DATABASE_URL": url})
+                seeded(project, command, {**example_env(project), **env, "DATABASE_URL": url})
             if case in POOLER_CASES:
                 with timed("pgbouncer"):
                     the_tests_pass_behind_a_transaction_pooler(project, command, env, name)
