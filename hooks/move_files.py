@@ -152,7 +152,7 @@ def feature_model_moves(apis: list[str]) -> dict[str, str]:
 
 # Where an API's folder is, per architecture with one (mvc's folders are by kind).
 API_FOLDERS = {"feature": "src/modules/{api}", "modular": "src/{api}", "file-api": "src/modules/{api}"}
-MANIFESTS = Path(__file__).resolve().parents[1] / "template" / "layers" / "apis"
+APIS_DIR = Path(__file__).resolve().parents[1] / "template" / "layers" / "apis"
 
 
 def concern_moves(architecture: str) -> dict[str, str]:
@@ -161,7 +161,7 @@ def concern_moves(architecture: str) -> dict[str, str]:
     if architecture not in API_FOLDERS:
         return {}
     moves = {}
-    for path in sorted(MANIFESTS.glob("*/api.yml")):
+    for path in sorted(APIS_DIR.glob("*/api.yml")):
         manifest = yaml.safe_load(path.read_text())
         folder = API_FOLDERS[architecture].format(api=path.parent.name)
         places = manifest.get("places") or {}
