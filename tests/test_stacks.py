@@ -765,19 +765,11 @@ def seeded(project: Path, command: str, env: dict[str, str]) -> str:
     again = run_as_developer([command, "run", "db:seed"], project, env)
     assert "db:seed: already seeded (admin@example.com exists): nothing changed" in again, again
     assert password.group(1) not in again and "db:seed: users" not in again, again
-    refused = subprocess.run(
-        [command, "run", "db:seed"],
-        cwd=project,
-        env={**env, "NODE_ENV": "production"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    refused = refused_as_developer([command, "run", "db:seed"], project, {**env, "NODE_ENV": "production"})
     lines = [line for line in (refused.stdout + refused.stderr).splitlines() if line.startswith("db:seed:")]
-    assert refused.returncode != 0 and lines == [
-        "db:seed: refused with NODE_ENV=production (seed data is for development)"
-    ], refused.stdout + refused.stderr
+    assert lines == ["db:seed: refused with NODE_ENV=production (seed data is for development)"], (
+        refused.stdout + refused.stderr
+    )
     return password.group(1)
 
 
@@ -817,16 +809,7 @@ def the_first_run_needs_no_database_server(
         signed_up(dev, admin_email)
         user = signed_up(dev, user_email)
 
-        second = subprocess.run(
-            [command, "run", "dev"],
-            cwd=project,
-            env={**env, "PORT": str(free_port())},
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert second.returncode != 0, second.stdout
+        second = refused_as_developer([command, "run", "dev"], project, {**env, "PORT": str(free_port())})
         refusals = [line for line in second.stdout.splitlines() if ".data/postgres is open in process" in line]
         assert len(refusals) == 1 and "set DATABASE_URL" in refusals[0], second.stdout + second.stderr
         assert call(dev.port, "GET", "/api/v1/auth/me", token=user)[0] == 200, "the first dev stopped serving"
@@ -866,16 +849,7 @@ def the_first_run_needs_no_database_server(
         assert "are skipped: set DATABASE_URL to run them" in output, output
         assert_api_tests_ran(output, project)
     # With CI set nothing is skipped: without a database the run fails at once, in one line.
-    in_ci = subprocess.run(
-        [command, "run", "test"],
-        cwd=project,
-        env={**env, "CI": "true"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert in_ci.returncode != 0, in_ci.stdout
+    in_ci = refused_as_developer([command, "run", "test"], project, {**env, "CI": "true"})
     assert "DATABASE_URL is not set: in CI and production the tests run on a server" in in_ci.stdout, in_ci.stdout
 
     refusal = the_start_refusal(project, {**env, "NODE_ENV": "production"})
@@ -924,6 +898,13 @@ def run_as_developer(command: list[str], project: Path, env: dict[str, str]) -> 
     if done.returncode != 0:
         pytest.fail(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
     return done.stdout + done.stderr
+
+
+def refused_as_developer(command: list[str], project: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run a command that must fail, in exactly `env`: its run, for what it said."""
+    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode != 0, f"{' '.join(command)} exited 0:\n{done.stdout}\n{done.stderr}"
+    return done
 
 
 # One stack per runtime runs the mail worker alone (its script runs on the project's runtime).
