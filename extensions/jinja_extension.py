@@ -118,6 +118,7 @@ class StackwrightExtension(Extension):
             release_version=releases.release_version,
             is_release=releases.is_release,
             sort_imports=formatting.sort_imports,
+            json_string=formatting.json_string,
             named_import=formatting.named_import,
             prisma_format=formatting.prisma_format,
             table_of=bundles.table_of,

@@ -6,6 +6,7 @@ let one fragment render what Biome and `prisma format` would leave unchanged.
 
 from __future__ import annotations
 
+import json
 import re
 
 
@@ -90,3 +91,9 @@ def named_import(names: list[str], source: str, type_only: bool = False) -> str:
     if len(line) <= 100:
         return line
     return f"{keyword} {{\n" + "".join(f"  {name},\n" for name in names) + f'}} from "{source}";'
+
+
+def json_string(text: str) -> str:
+    """A JSON string literal as a JSON file writes it: Jinja's `tojson` escapes `&`, `<`, `>` and
+    `'` for HTML, which package.json's scripts (`a && b`) must not show."""
+    return json.dumps(text, ensure_ascii=False)

@@ -26,6 +26,9 @@ from .stacks import FRAMEWORKS, RUNTIMES
 # its layer folder, relative to the project root.
 _COMMON = {
     "src": "src",
+    # The typed client of the APIs (a package of its own, beside the sources): its folder.
+    "client": "client",
+    "client/package.json": "client/package.json",
     # Prisma's generated client (prisma-client generator), in the sources so tsc checks its use.
     "generated/prisma/client.ts": "src/generated/prisma/client.ts",
     "tests": "tests",
@@ -68,6 +71,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "types.ts": "src/types/index.ts",
         "models.ts": "src/models/index.ts",
         "sync-indexes.ts": "src/scripts/sync-indexes.ts",
+        # `client:generate`: the typed client's document and types (client/).
+        "write-client.ts": "src/scripts/write-client.ts",
         "indexes.ts": "src/db/indexes.ts",
         "immutable-ledger.ts": "src/db/immutable-ledger.ts",
         "http-error.ts": "src/utils/http-error.ts",
@@ -117,6 +122,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "types.ts": "src/shared/types.ts",
         "models.ts": "src/database/models.ts",
         "sync-indexes.ts": "src/database/sync-indexes.ts",
+        # `client:generate`: the typed client's document and types (client/).
+        "write-client.ts": "src/scripts/write-client.ts",
         "indexes.ts": "src/shared/database/indexes.ts",
         "immutable-ledger.ts": "src/shared/database/immutable-ledger.ts",
         "http-error.ts": "src/shared/errors/http-error.ts",
@@ -169,6 +176,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "timestamps.ts": "src/common/timestamps.ts",
         "models.ts": "src/database/models.ts",
         "sync-indexes.ts": "src/database/sync-indexes.ts",
+        # `client:generate`: the typed client's document and types (client/).
+        "write-client.ts": "src/scripts/write-client.ts",
         "indexes.ts": "src/database/indexes.ts",
         "immutable-ledger.ts": "src/common/immutable-ledger.ts",
         "constants.ts": "src/common/constants.ts",
@@ -201,6 +210,9 @@ LAYOUTS: dict[str, dict[str, str]] = {
     # own config files sit in its project folder (rootDir), where `next` looks for them.
     "file-api": {
         "src": "src",
+        # The typed client of the APIs (a package of its own, beside the sources): its folder.
+        "client": "client",
+        "client/package.json": "client/package.json",
         # `dev` checks the environment with it before it starts watching.
         "check-env.ts": "src/lib/check-env.ts",
         "database-faults.ts": "src/lib/database-faults.ts",
@@ -247,6 +259,8 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "timestamps.ts": "src/db/schema/timestamps.ts",
         "models.ts": "src/models/index.ts",
         "sync-indexes.ts": "src/db/sync-indexes.ts",
+        # `client:generate`: the typed client's document and types (client/).
+        "write-client.ts": "src/scripts/write-client.ts",
         "indexes.ts": "src/db/indexes.ts",
         "immutable-ledger.ts": "src/db/immutable-ledger.ts",
         # The domain APIs: shared pieces in src/lib, each API's services in its module, and
