@@ -17,6 +17,7 @@ from conftest import (
     require_server,
     run,
     server_url,
+    type_check,
     wait_listening,
 )
 
@@ -42,7 +43,7 @@ def generate(tmp_path: Path, architecture: str, engine: str) -> Path:
 @pytest.mark.parametrize("architecture", ARCHITECTURES)
 def test_project_typechecks_lints_and_passes_its_tests(tmp_path, architecture, engine):
     project = generate(tmp_path, architecture, engine)
-    run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
+    type_check(project)
     run(["npx", "--no-install", "biome", "check", "."], cwd=project)
     output = run(["npx", "--no-install", "vitest", "run"], cwd=project)
     assert "failed" not in output.lower()

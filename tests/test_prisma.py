@@ -35,6 +35,7 @@ from conftest import (
     require_server,
     run,
     server_url,
+    type_check,
 )
 from test_drizzle_models import UNION, behaviour_problems
 from test_drizzle_models import build as build_drizzle
@@ -90,7 +91,7 @@ def checks_pass(project: Path, env: dict, url: str | None = None) -> None:
     one (MongoDB: no server here) the APIs' tests are left out, by name."""
     run(["npx", "--no-install", "prisma", "validate"], project, env)
     run(["npx", "--no-install", "prisma", "format", "--check"], project, env)
-    run(["npx", "--no-install", "tsc", "--noEmit"], project)
+    type_check(project)
     run(["npx", "--no-install", "biome", "check", "."], project)
     # The project's own test script (its Vitest options: one module cache, one file at a time).
     if url:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, query, run
+from conftest import TemplateRepo, commit_all, copier_cli, generate, git, install_node_modules, query, run, type_check
 from test_kubernetes import rendered
 
 from stackwright.layouts import LAYOUTS, model_file
@@ -124,7 +124,7 @@ def test_user_edits_survive_a_template_release(template, tmp_path, stack):
     assert json.loads((project / "stackwright.json").read_text())["version"] == "2.0.0"
     assert answers(project)["_commit"] == "v2.0.0"
     install_node_modules(project)  # the merged project still type-checks
-    run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
+    type_check(project)
 
 
 # A user's edit inside a framework's own file, and a template release that changes another of
@@ -172,7 +172,7 @@ def test_user_edits_in_framework_files_survive_a_template_release(template, tmp_
     assert changed, "the template's change did not arrive"
     assert not any("<<<<<<<" in p.read_text() for p in project.rglob("*.ts") if "node_modules" not in p.parts)
     install_node_modules(project)  # the merged project still type-checks
-    run(["npx", "--no-install", "tsc", "--noEmit"], cwd=project)
+    type_check(project)
 
 
 # --- 2. conflicts are reported, not committed -----------------------------------------------------
