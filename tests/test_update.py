@@ -555,6 +555,51 @@ def test_an_update_brings_the_kubernetes_manifests_and_keeps_edits(tmp_path):
     assert "kind: Deployment" in rendered(project, tmp_path).read_text()
 
 
+# The fragments of the typed client (client/): a release before it had none of them.
+CLIENT_FRAGMENTS = [
+    "template/layers/apis/shared/service/write-client.ts.jinja",
+    "template/layers/apis/shared/service/client/package.json.jinja",
+    "template/layers/apis/auth/service/typed-client.ts.jinja",
+    "template/layers/apis/auth/service/typed-client-steps.ts.jinja",
+    "template/layers/apis/auth/service/typed-client.test.ts.jinja",
+]
+
+
+def test_an_update_brings_the_typed_client_and_keeps_edits(tmp_path):
+    """A project made before the typed client gets it through the usual update: client/, the
+    `client:generate` script that `typecheck` runs first, and the CI step that checks it; the
+    user's own script and their edit of a test stay."""
+    template = TemplateRepo(tmp_path / "template")
+    aside = tmp_path / "client-fragments"
+    for fragment in CLIENT_FRAGMENTS:
+        (aside / fragment).parent.mkdir(parents=True, exist_ok=True)
+        (template.path / fragment).rename(aside / fragment)
+    template.release("v1.0.0")
+    project = generate(template, tmp_path / "api")
+    manifest = json.loads((project / "package.json").read_text())
+    assert "client:generate" not in manifest["scripts"] and not (project / "client").exists()
+    manifest["scripts"]["ours"] = "echo ours"
+    (project / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    sessions = project / "tests/sessions.test.ts"
+    sessions.write_text(sessions.read_text() + "// our own line\n")
+    commit_all(project, "our edits")
+
+    for fragment in CLIENT_FRAGMENTS:
+        (aside / fragment).rename(template.path / fragment)
+    template.release("v2.0.0")
+    done = update(project)
+    assert done.returncode == 0, done.stderr
+    scripts = json.loads((project / "package.json").read_text())["scripts"]
+    assert scripts["client:generate"] == "node --import tsx src/scripts/write-client.ts", scripts
+    assert scripts["typecheck"] == "npm run client:generate && tsc --noEmit", scripts
+    assert scripts["ours"] == "echo ours"
+    assert {"client/package.json", "client/src/index.ts", "src/scripts/write-client.ts"} <= {
+        p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file()
+    }
+    assert "npm run client:generate" in (project / ".github/workflows/ci.yml").read_text()
+    assert sessions.read_text().endswith("// our own line\n")
+
+
 # --- 6. files a release moved -----------------------------------------------------------------------
 
 OLD_PLACES = "  mailer.ts: {mvc: src/services/mailer.ts}\n"
