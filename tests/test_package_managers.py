@@ -72,6 +72,12 @@ def tool_env(manager: str) -> dict[str, str]:
         env.update(BUN_INSTALL_CACHE_DIR=str(CACHE / "bun"))
     else:
         env.update(npm_config_cache=str(NPM_CACHE), npm_config_audit="false", npm_config_fund="false")
+    if manager in TOOL_PACKAGES:
+        # Scripts that run others (`typecheck`: `pnpm run client:generate && ...`) find the pinned
+        # manager on PATH, as they find a user's own.
+        package, _ = TOOL_PACKAGES[manager]
+        tools = npm_tool(package, VERSIONS["packageManagers"][manager]) / ".bin"
+        env["PATH"] = os.pathsep.join([str(tools), env["PATH"]])
     return env
 
 

@@ -194,8 +194,12 @@ def manager_env(manager: str) -> tuple[str, dict[str, str]]:
     """The package manager's command and environment: pnpm and Yarn at their pinned versions."""
     env = runtime_env()
     if manager in ("pnpm", "yarn"):
-        runtime_vars = {k: v for k, v in env.items() if k == "PATH" or k.startswith(("BUN_", "DENO_"))}
-        return str(package_manager(manager)), {**tool_env(manager), **runtime_vars}
+        exe = package_manager(manager)
+        runtime_vars = {k: v for k, v in env.items() if k.startswith(("BUN_", "DENO_"))}
+        # The runtimes' PATH, and the manager on it: scripts that run others (`typecheck`:
+        # `pnpm run client:generate && ...`) find it there, as they find a user's own.
+        path = os.pathsep.join([str(exe.parent), env["PATH"]])
+        return str(exe), {**tool_env(manager), **runtime_vars, "PATH": path}
     return manager, env
 
 
