@@ -320,7 +320,8 @@ def the_served_document_is_the_clients(port: int, project: Path) -> None:
     server: the document the server serves is the one the client's types were made from."""
     status, document = get(port, "/api/v1/openapi.json")
     assert status == 200
-    assert document == json.loads((project / "client" / "openapi.json").read_text())
+    root = yaml.safe_load((project / ".copier-answers.yml").read_text()).get("rootDir", ".")
+    assert document == json.loads((project / root / "client" / "openapi.json").read_text())
 
 
 def the_ci_check_refuses_a_client_left_behind(project: Path, env: dict[str, str]) -> None:
