@@ -21,6 +21,7 @@ import http.client
 import http.server
 import json
 import os
+import posixpath
 import re
 import shutil
 import signal
@@ -71,8 +72,9 @@ from test_package_managers import package_manager, tool_env
 from test_prisma import create_tables
 
 from stackwright.bundles import BUNDLES
-from stackwright.layouts import LAYOUTS
+from stackwright.layouts import LAYOUTS, layout_path
 from stackwright.packages import VERSIONS, lockfile
+from stackwright.stacks import FRAMEWORKS, RUNTIMES
 
 ALL_BUNDLES = list(BUNDLES)
 DATA_LAYERS = {
@@ -758,12 +760,17 @@ def signed_in(dev: DevProcess, email: str) -> str:
     return body["accessToken"]
 
 
-# db:seed runs on the embedded database in the first-run cases (Node, Bun, Deno, Next.js, on
-# Drizzle), and on a server once per other data layer, NestJS's composition among them.
-# db:seed on the embedded database of the first run: on Node and on Deno (Bun's launcher is
-# Node's; Next.js's scripts are Node's).
+# db:seed, and a front end's walk through the typed client after it (every framework and
+# runtime): on the embedded database of the first run on Node and on Deno (Bun runs Node's
+# launcher code), and on a server once per other data layer, NestJS's composition among them,
+# and Next.js on MariaDB.
 SEEDED_EMBEDDED = {"node-express-postgresql", "deno-hono-postgresql"}
-SEEDED_ON_SERVERS = {"node-nestjs-mysql", "bun-express-prisma-mysql", "deno-hono-prisma-postgresql"}
+SEEDED_ON_SERVERS = {
+    "node-nestjs-mysql",
+    "node-nextjs-mysql",
+    "bun-express-prisma-mysql",
+    "deno-hono-prisma-postgresql",
+}
 SEEDED_LINES = [
     "db:seed: users admin@example.com, ada@example.com, grace@example.com (the first an admin)",
     "db:seed: bank: 4 accounts, 4 deposits, 3 transfers",
@@ -789,19 +796,49 @@ def seeded(project: Path, command: str, env: dict[str, str]) -> str:
     return password.group(1)
 
 
-def the_seeded_user_signs_in_to_their_data(port: int, password: str) -> None:
-    """Ada signs in at once with the seed's password: her two funded accounts after the seed's
-    transfers, and the blog's published posts (not her draft)."""
-    status, body = call(port, "POST", "/api/v1/auth/sign-in", {"email": "ada@example.com", "password": password})
-    assert status == 200, body
-    token = body["accessToken"]
-    accounts = call(port, "GET", "/api/v1/accounts", token=token)[1]["data"]
-    # 1000.00 each; 125.50 to Grace, 40.00 from her, 200.00 from savings to current.
-    assert sorted((a["type"], a["balance"]) for a in accounts) == [("current", "1200.00"), ("savings", "714.50")], (
-        accounts
-    )
-    posts = call(port, "GET", "/api/v1/posts")[1]["data"]
-    assert sorted(post["title"] for post in posts) == ["Notes on the Analytical Engine", "The first actual bug"], posts
+SEEDED_WALK = Path(__file__).parent / "typed_client" / "seeded-walk.ts"
+
+
+def a_front_end_walks_in_as_the_seeded_user(project: Path, env: dict[str, str], port: int, password: str) -> None:
+    """tests/typed_client/seeded-walk.ts, in the project's tests folder, type-checks with the
+    project's settings and runs on its runtime through its typed client (client/): Ada signs in
+    with the seed's password at once, her funded accounts take a transfer, the blog's published
+    posts are there (issue 61: a front end's first script, every call typed)."""
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    root = project / answers.get("rootDir", ".")
+    tests = project / layout_path(answers, "tests")
+    suffix = FRAMEWORKS[answers["framework"]].get("import_suffix", RUNTIMES[answers["runtime"]]["import_suffix"])
+    client = posixpath.relpath((root / "client" / "src").as_posix(), tests.as_posix()) + "/index" + suffix
+    walk = tests / "seeded-walk.ts"
+    walk.write_text(SEEDED_WALK.read_text().replace('from "CLIENT"', f'from "{client}"'))
+    env = with_local_bin(project, {**env, "WALK_BASE_URL": f"http://127.0.0.1:{port}", "SEED_PASSWORD": password})
+    try:
+        if answers["runtime"] == "deno":
+            run(["deno", "check", str(walk)], project, env)
+            command = ["deno", "run", "--allow-net", "--allow-env", str(walk)]
+        else:
+            # Beside the project's tsconfig.json (Next.js keeps it in rootDir), with its settings.
+            config = (project / layout_path(answers, "tsconfig.json")).parent / "tsconfig.walk.json"
+            include = posixpath.relpath(walk.as_posix(), config.parent.as_posix())
+            config.write_text(json.dumps({"extends": "./tsconfig.json", "include": [include]}))
+            run(["tsc", "--noEmit", "-p", str(config)], project, env)
+            command = ["bun", str(walk)] if answers["runtime"] == "bun" else ["node", "--import", "tsx", str(walk)]
+        output = run(command, project, env)
+        assert "walk: Ada Lovelace moved 14.50 and read 2 posts" in output, output
+    finally:
+        walk.unlink()
+        ((project / layout_path(answers, "tsconfig.json")).parent / "tsconfig.walk.json").unlink(missing_ok=True)
+
+
+def seeded_and_walked_in(project: Path, command: str, env: dict[str, str], url: str) -> None:
+    """`db:seed` on the server database of `url` (with .env.example's values, as a user's .env has
+    them), then a front end's walk through the typed client against the served project."""
+    password = seeded(project, command, {**example_env(project), **env, "DATABASE_URL": url})
+    server = Server(project, env, url)
+    try:
+        a_front_end_walks_in_as_the_seeded_user(project, env, server.port, password)
+    finally:
+        server.kill()
 
 
 def a_stopped_dev_leaves_the_data_to_scripts_and_the_next_dev(
@@ -818,7 +855,7 @@ def a_stopped_dev_leaves_the_data_to_scripts_and_the_next_dev(
         seconds = dev.wait_healthy(60)
         print(f"first-run {case_of(project)}: /health after {seconds:.1f} s (.data/postgres reopened)")
         if seed_password:
-            the_seeded_user_signs_in_to_their_data(dev.port, seed_password)
+            a_front_end_walks_in_as_the_seeded_user(project, env, dev.port, seed_password)
         admin, user = signed_in(dev, admin_email), signed_in(dev, user_email)  # the same data
         status, mine = call(dev.port, "POST", "/api/v1/accounts", {"currency": "USD"}, user)
         assert status == 201, mine
@@ -1066,7 +1103,7 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
                 # runtime in the Drizzle cases. Serving signs in on this runtime, through Prisma.
                 run_tests_but_the_apis(project, answers, {**env, "DATABASE_URL": url}, built="build" in scripts)
                 if case in SEEDED_ON_SERVERS:
-                    seeded(project, command, {**example_env(project), **env, "DATABASE_URL": url})
+                    seeded_and_walked_in(project, command, env, url)
                 serve_and_probe(project, env, answers["framework"], engine, url)
             if case in FAULT_CASES:
                 with timed("faults"):
@@ -1094,7 +1131,7 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
             if not first_run_tested:
                 run_the_tests(project, command, {**env, "DATABASE_URL": url}, built="build" in scripts)
             if case in SEEDED_ON_SERVERS:
-                seeded(project, command, {**example_env(project), **env, "DATABASE_URL": url})
+                seeded_and_walked_in(project, command, env, url)
             if case in POOLER_CASES:
                 with timed("pgbouncer"):
                     the_tests_pass_behind_a_transaction_pooler(project, command, env, name)
