@@ -1395,11 +1395,11 @@ def call_as(base: str, method: str, path: str, body: dict, token: str, key: str 
 
 def run_the_tests(project: Path, command: str, env: dict[str, str], built: bool = False) -> None:
     """The project's `test` script; where it serves a domain API, that API's tests must have run.
-    `built`: the project's `build` ran already, so the test script's own build step (Next.js's
-    `next build &&`, the same build) is not run twice."""
+    `built`: the project's `build` ran already, so the test script's own build steps (Next.js's
+    `client:generate && next build &&`, the same build) are not run twice."""
     script = json.loads((project / "package.json").read_text())["scripts"]["test"]
     *before, test = script.split(" && ")
-    if built and before and all(step.startswith("next build") for step in before):
+    if built and before:
         output = run(test.split(), project, with_local_bin(project, env), with_stderr=True)
     else:
         output = run([command, "run", "test"], project, env, with_stderr=True)
@@ -1416,9 +1416,8 @@ def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str], bu
     are the framework's, which the Drizzle cases of the same framework prove. `built`: as in
     run_the_tests."""
     *before, test = json.loads((project / "package.json").read_text())["scripts"]["test"].split(" && ")
-    for step in before:  # Next.js builds first (its tests serve the build)
-        if not (built and step.startswith("next build")):
-            run(step.split(), project, with_local_bin(project, env))
+    for step in [] if built else before:  # Next.js builds first (its tests serve the build)
+        run(step.split(), project, with_local_bin(project, env))
     command = test.split()
     tests = project / answers.get("rootDir", ".") / LAYOUTS[answers["architecture"]]["tests"]
     skipped = {name for names in API_TEST_FILES.values() for name in names}
