@@ -119,6 +119,7 @@ class StackwrightExtension(Extension):
             is_release=releases.is_release,
             sort_imports=formatting.sort_imports,
             json_string=formatting.json_string,
+            json_array_member=formatting.json_array_member,
             named_import=formatting.named_import,
             prisma_format=formatting.prisma_format,
             table_of=bundles.table_of,

@@ -72,9 +72,8 @@ from test_package_managers import package_manager, tool_env
 from test_prisma import create_tables
 
 from stackwright.bundles import BUNDLES
-from stackwright.layouts import LAYOUTS, layout_path
+from stackwright.layouts import LAYOUTS, import_path, layout_path
 from stackwright.packages import VERSIONS, lockfile
-from stackwright.stacks import FRAMEWORKS, RUNTIMES
 
 ALL_BUNDLES = list(BUNDLES)
 DATA_LAYERS = {
@@ -322,8 +321,8 @@ def the_served_document_is_the_clients(port: int, project: Path) -> None:
     server: the document the server serves is the one the client's types were made from."""
     status, document = get(port, "/api/v1/openapi.json")
     assert status == 200
-    root = yaml.safe_load((project / ".copier-answers.yml").read_text()).get("rootDir", ".")
-    assert document == json.loads((project / root / "client" / "openapi.json").read_text())
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    assert document == json.loads((project / layout_path(answers, "client") / "openapi.json").read_text())
 
 
 def the_ci_check_refuses_a_client_left_behind(project: Path, env: dict[str, str]) -> None:
@@ -805,20 +804,18 @@ def a_front_end_walks_in_as_the_seeded_user(project: Path, env: dict[str, str], 
     with the seed's password at once, her funded accounts take a transfer, the blog's published
     posts are there (issue 61: a front end's first script, every call typed)."""
     answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
-    root = project / answers.get("rootDir", ".")
-    tests = project / layout_path(answers, "tests")
-    suffix = FRAMEWORKS[answers["framework"]].get("import_suffix", RUNTIMES[answers["runtime"]]["import_suffix"])
-    client = posixpath.relpath((root / "client" / "src").as_posix(), tests.as_posix()) + "/index" + suffix
-    walk = tests / "seeded-walk.ts"
+    # Beside the client's own test, importing the client as that test does.
+    walk = (project / layout_path(answers, "typed-client.test.ts")).parent / "seeded-walk.ts"
+    client = import_path(answers, "typed-client.test.ts", "typed-client.ts")
     walk.write_text(SEEDED_WALK.read_text().replace('from "CLIENT"', f'from "{client}"'))
+    # Beside the project's tsconfig.json (Next.js keeps it in rootDir), with its settings.
+    config = (project / layout_path(answers, "tsconfig.json")).parent / "tsconfig.walk.json"
     env = with_local_bin(project, {**env, "WALK_BASE_URL": f"http://127.0.0.1:{port}", "SEED_PASSWORD": password})
     try:
         if answers["runtime"] == "deno":
             run(["deno", "check", str(walk)], project, env)
             command = ["deno", "run", "--allow-net", "--allow-env", str(walk)]
         else:
-            # Beside the project's tsconfig.json (Next.js keeps it in rootDir), with its settings.
-            config = (project / layout_path(answers, "tsconfig.json")).parent / "tsconfig.walk.json"
             include = posixpath.relpath(walk.as_posix(), config.parent.as_posix())
             config.write_text(json.dumps({"extends": "./tsconfig.json", "include": [include]}))
             run(["tsc", "--noEmit", "-p", str(config)], project, env)
@@ -827,7 +824,7 @@ def a_front_end_walks_in_as_the_seeded_user(project: Path, env: dict[str, str], 
         assert "walk: Ada Lovelace moved 14.50 and read 2 posts" in output, output
     finally:
         walk.unlink()
-        ((project / layout_path(answers, "tsconfig.json")).parent / "tsconfig.walk.json").unlink(missing_ok=True)
+        config.unlink(missing_ok=True)
 
 
 def seeded_and_walked_in(project: Path, command: str, env: dict[str, str], url: str) -> None:
@@ -1393,12 +1390,17 @@ def call_as(base: str, method: str, path: str, body: dict, token: str, key: str 
         return json.loads(response.read())
 
 
+def steps_of_the_test_script(project: Path) -> tuple[list[str], str]:
+    """The `test` script's steps before its test runner (Next.js's build), and the runner's."""
+    *before, test = json.loads((project / "package.json").read_text())["scripts"]["test"].split(" && ")
+    return before, test
+
+
 def run_the_tests(project: Path, command: str, env: dict[str, str], built: bool = False) -> None:
     """The project's `test` script; where it serves a domain API, that API's tests must have run.
     `built`: the project's `build` ran already, so the test script's own build steps (Next.js's
     `client:generate && next build &&`, the same build) are not run twice."""
-    script = json.loads((project / "package.json").read_text())["scripts"]["test"]
-    *before, test = script.split(" && ")
+    before, test = steps_of_the_test_script(project)
     if built and before:
         output = run(test.split(), project, with_local_bin(project, env), with_stderr=True)
     else:
@@ -1415,7 +1417,7 @@ def run_tests_but_the_apis(project: Path, answers: dict, env: dict[str, str], bu
     routes.test.ts compares with the endpoint records (on the test server, on the database)
     are the framework's, which the Drizzle cases of the same framework prove. `built`: as in
     run_the_tests."""
-    *before, test = json.loads((project / "package.json").read_text())["scripts"]["test"].split(" && ")
+    before, test = steps_of_the_test_script(project)
     for step in [] if built else before:  # Next.js builds first (its tests serve the build)
         run(step.split(), project, with_local_bin(project, env))
     command = test.split()

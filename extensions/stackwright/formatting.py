@@ -97,3 +97,14 @@ def json_string(text: str) -> str:
     """A JSON string literal as a JSON file writes it: Jinja's `tojson` escapes `&`, `<`, `>` and
     `'` for HTML, which package.json's scripts (`a && b`) must not show."""
     return json.dumps(text, ensure_ascii=False)
+
+
+def json_array_member(items: list[str], key: str, indent: int = 2, comma: bool = False) -> str:
+    """`"key": [items]` as Biome and deno fmt write it at their width of 100: on one line where
+    it fits, else one item a line. `comma`: another member follows."""
+    pad, end = " " * indent, "," if comma else ""
+    line = f"{pad}{json.dumps(key)}: {json.dumps(list(items))}{end}"
+    if len(line) <= 100:
+        return line
+    inner = ",\n".join(f"{pad}  {json.dumps(item)}" for item in items)
+    return f"{pad}{json.dumps(key)}: [\n{inner}\n{pad}]{end}"
