@@ -38,6 +38,8 @@ _COMMON = {
     "bun-serve.ts": "src/bun-serve.ts",
     # Where the server builds its edge (rate limits in the database): beside it, above all else.
     "server-edge.ts": "src/server-edge.ts",
+    # Where the server registers OpenTelemetry's SDK (traces and metrics), beside it.
+    "start-telemetry.ts": "src/start-telemetry.ts",
     # What `dev` and `test` run through: an embedded PostgreSQL when DATABASE_URL is not set.
     "embedded-postgres.ts": "src/embedded-postgres.ts",
     "health.test.ts": "tests/health.test.ts",
@@ -50,6 +52,8 @@ _COMMON = {
     "served-edge.test.ts": "tests/served-edge.test.ts",
     "database-faults.test.ts": "tests/database-faults.test.ts",
     "tcp-proxy.ts": "tests/support/tcp-proxy.ts",
+    # A stand-in OpenTelemetry collector: what the server exports, as received.
+    "otlp-collector.ts": "tests/support/otlp-collector.ts",
 }
 
 
@@ -79,6 +83,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "error-codes.ts": "src/utils/error-codes.ts",
         "edge.ts": "src/utils/edge.ts",
         "logger.ts": "src/utils/logger.ts",
+        "telemetry.ts": "src/utils/telemetry.ts",
         "rate-limits.ts": "src/utils/rate-limits.ts",
         "api-docs.ts": "src/utils/api-docs.ts",
         "rate-limit-store.ts": "src/db/rate-limit-store.ts",
@@ -130,6 +135,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "error-codes.ts": "src/shared/errors/error-codes.ts",
         "edge.ts": "src/shared/edge/edge.ts",
         "logger.ts": "src/shared/logger.ts",
+        "telemetry.ts": "src/shared/telemetry.ts",
         "rate-limits.ts": "src/shared/edge/rate-limits.ts",
         "api-docs.ts": "src/shared/edge/api-docs.ts",
         "rate-limit-store.ts": "src/database/rate-limit-store.ts",
@@ -186,6 +192,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "error-codes.ts": "src/common/error-codes.ts",
         "edge.ts": "src/common/edge.ts",
         "logger.ts": "src/common/logger.ts",
+        "telemetry.ts": "src/common/telemetry.ts",
         "rate-limits.ts": "src/common/rate-limits.ts",
         "api-docs.ts": "src/common/api-docs.ts",
         "rate-limit-store.ts": "src/database/rate-limit-store.ts",
@@ -228,6 +235,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "served-edge.test.ts": "tests/served-edge.test.ts",
         "database-faults.test.ts": "tests/database-faults.test.ts",
         "tcp-proxy.ts": "tests/support/tcp-proxy.ts",
+        "otlp-collector.ts": "tests/support/otlp-collector.ts",
         # Next's custom server: the process, and the edge it puts before Next's handler.
         "server.ts": "src/server.ts",
         "next-edge.ts": "src/lib/next-edge.ts",
@@ -240,6 +248,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "error-codes.ts": "src/lib/error-codes.ts",
         "edge.ts": "src/lib/edge.ts",
         "logger.ts": "src/lib/logger.ts",
+        "telemetry.ts": "src/lib/telemetry.ts",
         "rate-limits.ts": "src/lib/rate-limits.ts",
         "api-docs.ts": "src/lib/api-docs.ts",
         "rate-limit-store.ts": "src/db/rate-limit-store.ts",
