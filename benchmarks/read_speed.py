@@ -68,6 +68,7 @@ from transfer_speed import (
     run,
     runtime_path,
     served_project,
+    served_traced,
     sql,
     stop,
     timed,
@@ -124,13 +125,15 @@ def seed(project: Path, database: str, base: str) -> dict:
     return {"baseUrl": base, "tokens": tokens, "origin": ORIGIN}
 
 
-def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> tuple[dict, dict]:
+def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> tuple[dict, dict, dict]:
     env = {**runtime_path(), **prisma_stand_in(root)}
     with contextlib.ExitStack() as servers:
         project, setup_file, api, url, _ = servers.enter_context(
             served_project(root, pairing, env, TEMPLATE, BUNDLES, seed)
         )
         targets = {"API": (setup_file, api)}
+        traced_file, traced, received = served_traced(servers, project, root, env, url, setup_file)
+        targets["API traced"] = (traced_file, traced)
         if BEFORE:
             _, before_file, before, _, _ = servers.enter_context(
                 served_project(root, pairing, env, BEFORE, BUNDLES, seed)
@@ -169,7 +172,8 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
                     cmd = [*load, str(file), path, str(seconds), str(CONCURRENCY)]
                     runs[path, target].append(timed(cmd, project, server.pid))
         memory = {target: peak_rss_mb(server.pid) for target, (_, server) in targets.items()}
-    return runs, memory
+        exported = received()
+    return runs, memory, exported
 
 
 def rate(runs: list[dict]) -> float:
@@ -191,8 +195,9 @@ def main() -> None:
     try:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for pairing in (p for p in PAIRINGS if chosen(p, words)):
-            runs, memory = measure(root, pairing, seconds, rounds)
-            targets = sorted({target for _, target in runs}, key=["API", "before", "floor", "Express floor"].index)
+            runs, memory, exported = measure(root, pairing, seconds, rounds)
+            order = ["API", "API traced", "before", "floor", "Express floor"]
+            targets = sorted({target for _, target in runs}, key=order.index)
             with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
             for path in PATHS:
                 done = {target: runs[path, target] for target in targets}
@@ -216,11 +221,17 @@ def main() -> None:
                 if "before" in done:
                     gain = rate(done["API"]) / rate(done["before"]) - 1
                     print(f"    the change's gain on this path: {100 * gain:+.1f}% (API / before - 1)", flush=True)
+                cost = rate(done["API traced"]) / rate(done["API"]) - 1
+                print(f"    tracing's cost on this path: {100 * cost:+.1f}% (API traced / API - 1)", flush=True)
                 sizes = ", ".join(f"{t} {statistics.mean(r['bytes'] for r in d):.0f}" for t, d in done.items())
                 print(f"    bytes per answer: {sizes}", flush=True)
                 for name, d in done.items():
                     print(f"    CPU ms per request, {name}: {cpu(d)}", flush=True)
             print("    peak resident memory, MB: " + ", ".join(f"{t} {mb:.0f}" for t, mb in memory.items()), flush=True)
+            print(
+                f"    the collector received {exported['exports']} exports, {exported['bytes'] / 1e6:.1f} MB",
+                flush=True,
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
     if failures:

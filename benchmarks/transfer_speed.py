@@ -43,6 +43,11 @@ request written to a file, rate limits) and its limits far above the load this s
 at the defaults, seeding (hundreds of requests from one client) would be refused with 429. A
 template from before the edge ignores these variables.
 
+The same project is served a second time with tracing on ("API traced": OpenTelemetry's SDK
+exporting every request's spans and the metrics over OTLP/HTTP to otlp_sink.mjs, a stand-in
+collector that keeps only counts), on the same database, measured in turn with the rest: the
+script prints tracing's cost (API traced / API - 1) and how much the collector received.
+
 STACKWRIGHT_BEFORE=/path/to/checkout serves a project rendered from that checkout (a commit
 before a change) beside, on its own database seeded alike, measured in turn with the rest in
 each round, so the two share the machine's state; the script prints the change's gain.
@@ -103,6 +108,15 @@ ACCOUNTS_PER_USER = 15
 CONCURRENCY = 20
 PASSWORD = "benchmark password"
 JWT_SECRET = "a benchmark secret that is long enough to sign tokens"
+# Tracing on, every request sampled (the SDK's default), its queue large enough that no span is
+# dropped under this load (the defaults, 2048 spans, would drop most of them: a cost not paid).
+TRACED_ENV = {
+    "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+    "OTEL_BSP_MAX_QUEUE_SIZE": "262144",
+    "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4096",
+    "OTEL_BSP_SCHEDULE_DELAY": "500",
+    "OTEL_METRIC_EXPORT_INTERVAL": "5000",
+}
 # The edge all on (access log lines at info), its rate limits out of the benchmark's reach.
 EDGE_ENV = {
     "AUTH_RATE_LIMIT": "1000000000",
@@ -351,6 +365,8 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
     with contextlib.ExitStack() as stack:
         project, setup_file, server, url, database = stack.enter_context(served_bank(root, pairing, env, TEMPLATE))
         apis = {"API": (setup_file, server, database)}
+        traced_file, traced, received = served_traced(stack, project, root, env, url, setup_file)
+        apis["API traced"] = (traced_file, traced, database)
         if BEFORE:
             _, before_file, before_server, _, before_database = stack.enter_context(
                 served_bank(root, pairing, env, BEFORE)
@@ -384,18 +400,27 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
                 cmd, process = targets[name]
                 runs[name].append(timed(cmd, project, (process or server).pid))
         memory = {name: peak_rss_mb(process.pid) for name, (_, process) in targets.items() if process}
-        problems = [f"{name}: {problem}" for name, (_, _, db) in apis.items() for problem in invariants(engine, db)]
+        # Both servers of the project share its database: its invariants are checked once.
+        databases = {db: name for name, (_, _, db) in apis.items()}
+        problems = [f"{name}: {problem}" for db, name in databases.items() for problem in invariants(engine, db)]
+        exported = received()
     rate = lambda runs: statistics.median(r["completed"] / r["seconds"] for r in runs)
     return {
         "rates": {name: rate(done) for name, done in runs.items()},
         "problems": problems,
         "cpu": {name: cpu(done) for name, done in runs.items()},
         "memory": memory,
+        "exported": exported,
     }
 
 
 def start_api(
-    project: Path, root: Path, env: dict[str, str], url: str, overrides: dict[str, str] | None = None
+    project: Path,
+    root: Path,
+    env: dict[str, str],
+    url: str,
+    overrides: dict[str, str] | None = None,
+    log_name: str = "server",
 ) -> tuple[subprocess.Popen, str]:
     """The project's start script on a free port, in production with every part of the edge on
     (EDGE_ENV, then `overrides`), its log lines in a file under root, as they would go in
@@ -412,7 +437,7 @@ def start_api(
         **EDGE_ENV,
         **(overrides or {}),
     }
-    with open(root / f"{project.name}-server.log", "w") as log:
+    with open(root / f"{project.name}-{log_name}.log", "w") as log:
         server = subprocess.Popen(
             ["npm", "run", "start"],
             cwd=project,
@@ -429,6 +454,26 @@ def start_api(
         except OSError:
             time.sleep(0.2)
     return server, base
+
+
+def served_traced(
+    stack: contextlib.ExitStack, project: Path, root: Path, env: dict[str, str], url: str, setup_file: Path
+) -> tuple[Path, subprocess.Popen, Callable[[], dict]]:
+    """The project served once more, with tracing on (TRACED_ENV) to a stand-in collector
+    (otlp_sink.mjs): its load setup file, its server, and what the collector has received."""
+    sink_port = free_port()
+    sink = subprocess.Popen(
+        ["node", str(HERE / "otlp_sink.mjs"), str(sink_port)], start_new_session=True, stdout=subprocess.DEVNULL
+    )
+    stack.callback(stop, sink)
+    wait_for_port(sink_port)
+    sink_url = f"http://127.0.0.1:{sink_port}"
+    overrides = {**TRACED_ENV, "OTEL_EXPORTER_OTLP_ENDPOINT": sink_url}
+    traced, traced_base = start_api(project, root, env, url, overrides, log_name="traced")
+    stack.callback(stop, traced)
+    traced_file = root / f"{project.name}-traced.json"
+    traced_file.write_text(json.dumps({**json.loads(setup_file.read_text()), "baseUrl": traced_base}))
+    return traced_file, traced, lambda: json.loads(urllib.request.urlopen(sink_url).read())
 
 
 def start_floor(project: Path, runtime: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, int]:
@@ -506,6 +551,12 @@ def main() -> None:
             )
             if "before" in rates:
                 print(f"    the change's gain: {100 * (rates['API'] / rates['before'] - 1):+.1f}% (API / before - 1)")
+            exported = result["exported"]
+            print(
+                f"    tracing's cost: {100 * (rates['API traced'] / rates['API'] - 1):+.1f}% (API traced / API - 1);"
+                f" the collector received {exported['exports']} exports, {exported['bytes'] / 1e6:.1f} MB",
+                flush=True,
+            )
             for name, used in result["cpu"].items():
                 print(f"    CPU ms per transfer, {name}: {used}", flush=True)
             print(

@@ -85,6 +85,7 @@ class StackwrightExtension(Extension):
             runtimes=stacks.RUNTIMES,
             frameworks=stacks.FRAMEWORKS,
             test_imports=stacks.test_imports,
+            statement_spans=stacks.statement_spans,
             schema_text=paths.SCHEMA_PATH.read_text,
             # packages and commands
             versions=packages.VERSIONS,

@@ -166,3 +166,14 @@ def test_imports(context: Any, names: list[str]) -> str:
     if specifiers:  # not when `expect` alone was asked for and has a module of its own
         lines.append(f'import {{ {specifiers} }} from "{runtime["test_module"]}";')
     return "\n".join(lines)
+
+
+@pass_context
+def statement_spans(context: Any) -> str:
+    """How the project's database statements get spans of their own (telemetry.ts): "pool" by
+    the pool's hooks (pg, mysql2 under Drizzle: database-faults.ts), "adapter" around Prisma's
+    driver adapter on MySQL (it opens its own pool), "" where the driver offers no hook (MongoDB)."""
+    engine, adapter = context["databaseEngine"], context["databaseAdapter"]
+    if engine == "postgresql" or (engine == "mysql" and adapter == "drizzle"):
+        return "pool"
+    return "adapter" if engine == "mysql" else ""
