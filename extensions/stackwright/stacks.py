@@ -127,6 +127,9 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
     },
     "nextjs": {
         "test_client": "route handlers called through a router of their folders",
+        # Its own tracer (@opentelemetry/api's global): its spans carry a request's raw path, so
+        # start-telemetry.ts gives it one that makes none.
+        "tracer": "next.js",
         "own_tooling": ["node"],
         "edge": "node-http",
         # Its route handlers get a Request of Next's making, which the edge never sees: the
