@@ -176,7 +176,7 @@ def statement_spans(context: Any) -> str:
     """How the project's database statements get spans of their own (telemetry.ts): "pool" by
     the pool's hooks (pg, mysql2 under Drizzle: database-faults.ts), "adapter" around Prisma's
     driver adapter on MySQL (it opens its own pool), "" where the driver offers no hook (MongoDB)."""
-    engine, adapter = context["databaseEngine"], context["databaseAdapter"]
+    engine, adapter = context["databaseEngine"], context.get("databaseAdapter")
     if engine == "postgresql" or (engine == "mysql" and adapter == "drizzle"):
         return "pool"
     return "adapter" if engine == "mysql" else ""
