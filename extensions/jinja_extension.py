@@ -102,6 +102,7 @@ class StackwrightExtension(Extension):
             container_image=images.container_image,
             deployment=images.deployment,
             shutdown_defaults=images.SHUTDOWN_DEFAULTS,
+            telemetry_collector_image=images.TELEMETRY_COLLECTOR_IMAGE,
             lockfile=packages.lockfile,
             build_script_dependencies=packages.BUILD_SCRIPT_DEPENDENCIES,
             declined_build_scripts=packages.declined_build_scripts,

@@ -305,6 +305,10 @@ def test_database_service_and_url_match_the_engine(generated):
     app = compose["services"]["app"]
     assert app["profiles"] == ["app"] and app["build"] == "."
     assert {"condition": "service_healthy"} in app["depends_on"].values()
+    # The telemetry profile's collector takes OTLP/HTTP; the app exports to it only when asked.
+    collector = compose["services"]["otel-collector"]
+    assert collector["profiles"] == ["telemetry"] and "4318:4318" in collector["ports"]
+    assert app["environment"]["OTEL_EXPORTER_OTLP_ENDPOINT"] == "${OTEL_EXPORTER_OTLP_ENDPOINT:-}"
     port = PORTS[engine]
     if engine == "mongodb":
         # A single-node replica set (transactions need one), which a service container cannot

@@ -54,6 +54,9 @@ def container_image(context: Any) -> dict[str, Any]:
 SHUTDOWN_DELAY_MS = 5_000
 SHUTDOWN_TIMEOUT_MS = 10_000
 SHUTDOWN_DEFAULTS = {"delay_ms": SHUTDOWN_DELAY_MS, "timeout_ms": SHUTDOWN_TIMEOUT_MS}
+# The collector the README and docker-compose.yml point telemetry at: Jaeger, an OpenTelemetry
+# Collector distribution with a trace viewer (OTLP/HTTP on 4318, the viewer on 16686).
+TELEMETRY_COLLECTOR_IMAGE = "cr.jaegertracing.io/jaegertracing/jaeger:2.15.0"
 # Kubernetes' grace period: past both, with room for the runtime to exit.
 GRACE_MARGIN_S = 5
 
