@@ -366,6 +366,7 @@ FUZZ_CHECKS = [
     "ensure_resource_availability",
 ]
 FUZZ_SECONDS = 20
+FUZZ_EXAMPLES = 10
 
 
 def verified_user(port: int, smtp: SmtpSink) -> tuple[str, str]:
@@ -413,6 +414,9 @@ def the_fuzzer_finds_nothing(server: Server, smtp: SmtpSink, scratch: Path) -> N
         "signOut",
         "--exclude-operation-id",
         "endSession",
+        # Few examples per operation, so the time reaches every operation, on a loaded machine too.
+        "--max-examples",
+        str(FUZZ_EXAMPLES),
         "--max-time",
         str(FUZZ_SECONDS),
         "--seed",
