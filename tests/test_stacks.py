@@ -63,6 +63,7 @@ from conftest import (
     timed,
     wait_listening,
 )
+from otlp_sink import OtlpSink
 from own_database import OwnMariaDB, OwnPostgres, transfers_through
 from pgbouncer import TransactionPooler
 from query_counter import counting_queries
@@ -981,8 +982,16 @@ WORKER_ALONE = {"node-express-postgresql", "bun-express-mysql", "deno-hono-postg
 
 def the_mail_worker_delivers_alone(project: Path, env: dict[str, str], url: str) -> None:
     """With MAIL_WORKER=off the server only writes its mail to the outbox; the `mail:worker`
-    script, run alone as the README says, sends it over SMTP and stops cleanly on SIGTERM."""
-    with contextlib.closing(SmtpSink()) as smtp:
+    script, run alone as the README says, sends it over SMTP and stops cleanly on SIGTERM. With
+    tracing on in both processes, the worker's send continues the trace of the sign-up that
+    queued the mail."""
+    with contextlib.closing(SmtpSink()) as smtp, contextlib.closing(OtlpSink()) as collector:
+        traced = {
+            "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
+            "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+            "OTEL_BSP_SCHEDULE_DELAY": "100",
+        }
+        env = {**env, **traced}
         server = Server(project, {**env, "SMTP_URL": smtp.url, "MAIL_WORKER": "off"}, url)
         email = f"user-{uuid.uuid4().hex[:12]}@example.test"
         try:
@@ -1008,6 +1017,12 @@ def the_mail_worker_delivers_alone(project: Path, env: dict[str, str], url: str)
             os.killpg(worker.pid, signal.SIGTERM)
             output = worker.communicate(timeout=30)[0]
         assert worker.returncode == 0, f"the mail worker must stop cleanly on SIGTERM:\n{output}"
+        # Both processes flushed their spans when they stopped.
+        spans = collector.spans()
+        sign_ups = {span["traceId"] for span in spans if span["attributes"].get("http.route") == "/api/v1/auth/sign-up"}
+        sends = [span for span in spans if span["name"] == "mail send"]
+        assert sign_ups and sends, f"no sign-up or send exported: {[span['name'] for span in spans]}"
+        assert {span["traceId"] for span in sends} <= sign_ups, "the worker's send left the sign-up's trace"
 
 
 def a_page_of_posts_costs_as_many_queries_as_one_post(
