@@ -60,6 +60,21 @@ def test_every_fragment_is_used_and_every_file_has_one_fragment():
     assert fragments - used == set(), "fragments no built combination uses"
 
 
+def test_prisma_schema_files_sit_at_the_project_root_whatever_the_root_dir():
+    """Prisma reads its schema beside package.json (prisma.config.ts): an API's schema files
+    too, when the sources are in a sub-folder (a Prisma project under rootDir once had the
+    auth API's three in apps/api/prisma/schema, and its client lacked their models)."""
+    planned = [
+        item["path"]
+        for answers in every_built_answers()
+        if answers["databaseAdapter"] == "prisma"
+        for item in plan_files({**answers, "rootDir": "apps/api"})
+        if item["path"].endswith(".prisma")
+    ]
+    assert any("mail-outbox" in path for path in planned), planned
+    assert [path for path in planned if not path.startswith("prisma/schema/")] == []
+
+
 STACK_BRANCH = re.compile(r"\b(runtime|framework)\s*(==|!=|\bin\b)")
 
 

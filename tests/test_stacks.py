@@ -115,25 +115,27 @@ CASES = {
 }
 # Each pairing of layers once: Hono on Bun adds none on MariaDB or MongoDB (Bun meets both in
 # its Express cases, Hono in its Deno ones), so it runs without a database and on PostgreSQL.
+# NestJS and Next.js meet MariaDB through Prisma (below, and the Node LTS case) and Drizzle on
+# PostgreSQL: Drizzle on MariaDB adds no pairing to them (it meets Express, Hono, Bun and Deno).
 del CASES["bun-hono-mysql"], CASES["bun-hono-mongodb"]
-# Every package manager installs a Deno project and a NestJS one: npm above, bun, pnpm and Yarn here.
+del CASES["node-nestjs-mysql"], CASES["node-nextjs-mysql"]
+# Every package manager installs a Deno project and a NestJS one: npm above, bun, pnpm and Yarn
+# here and in the Prisma cases; a project in a sub-folder (rootDir) on each framework.
 CASES["deno-hono-none"].update(packageManager="bun", rootDir="apps/api")
 CASES["deno-hono-mysql"]["packageManager"] = "pnpm"
 CASES["deno-hono-postgresql"]["packageManager"] = "yarn"
 CASES["node-nestjs-none"]["packageManager"] = "bun"
-CASES["node-nestjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
 CASES["node-nestjs-mongodb"]["packageManager"] = "yarn"
 CASES["node-nextjs-none"]["packageManager"] = "bun"
-CASES["node-nextjs-mysql"].update(packageManager="pnpm", rootDir="apps/api")
-CASES["node-nextjs-mongodb"]["packageManager"] = "yarn"
+CASES["node-nextjs-mongodb"].update(packageManager="yarn", rootDir="apps/api")
 # Prisma with every framework (Node + Express: tests/test_prisma.py; Next.js: the Node LTS case
 # below), every runtime, every engine and every package manager, each pairing once; the SQL
 # ones are served and run their API tests.
 PRISMA_CASES = [
     ("bun-express", "mysql", "bun"),
     ("bun-hono", "mongodb", "bun"),
-    ("deno-hono", "postgresql", "pnpm"),
-    ("node-nestjs", "mysql", "yarn"),
+    ("deno-hono", "postgresql", "yarn"),
+    ("node-nestjs", "mysql", "pnpm"),
 ]
 CASES.update(
     {
@@ -147,6 +149,7 @@ CASES.update(
         for stack, engine, manager in PRISMA_CASES
     }
 )
+CASES["node-nestjs-prisma-mysql"]["rootDir"] = "apps/api"
 
 # The current Node.js LTS (every other case runs on this machine's Node 20): each Node framework
 # once, each on another data layer and package manager, which installs it running on that Node.
@@ -770,8 +773,9 @@ def signed_in(dev: DevProcess, email: str) -> str:
 # and Next.js on MariaDB.
 SEEDED_EMBEDDED = {"node-express-postgresql", "deno-hono-postgresql"}
 SEEDED_ON_SERVERS = {
-    "node-nestjs-mysql",
-    "node-nextjs-mysql",
+    "bun-express-mysql",
+    "node-nestjs-prisma-mysql",
+    "node-nextjs-prisma-mysql",
     "bun-express-prisma-mysql",
     "deno-hono-prisma-postgresql",
 }
@@ -1182,12 +1186,11 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
 
 
 # A database server of the test's own is stopped and started, and its connections are killed,
-# under transfers (own_database.py): once per runtime and data layer (Drizzle and Prisma on both
-# engines), NestJS and Next.js among them.
+# under transfers (own_database.py): once per runtime, framework and data layer (Drizzle and
+# Prisma on both engines).
 FAULT_CASES = {
-    "node-express-postgresql",
-    "node-nestjs-mysql",
     "node-nextjs-postgresql",
+    "node-nestjs-prisma-mysql",
     "bun-express-prisma-mysql",
     "deno-hono-mysql",
     "deno-hono-prisma-postgresql",

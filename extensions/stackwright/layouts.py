@@ -426,6 +426,8 @@ def layout_path(context: Any, key: str) -> str:
             return relpath
     elif key in LAYOUTS[context["architecture"]]:
         relpath = LAYOUTS[context["architecture"]][key]
+        if relpath.startswith(f"{PRISMA_SCHEMA_FOLDER}/"):
+            return relpath  # an API's Prisma schema file: beside the models', at the project root
     else:
         return key  # at the project root, whatever rootDir is
     return _in_root(context, relpath)
