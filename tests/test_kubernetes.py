@@ -10,6 +10,8 @@ server's variables (.env.example, the shutdown's defaults). A broken manifest fa
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import json
 import re
 import subprocess
@@ -18,14 +20,17 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import render
+from conftest import REPO, render
 
 from stackwright.bundles import BUNDLES
 
 VENV = Path(sys.executable).parent
 KUBERNETES_VALIDATE = VENV / "kubernetes-validate"
-# checkov pins packages of its own that pytest's cannot share: scripts/bootstrap gives it a venv.
-CHECKOV = VENV.parent / "checkov" / "bin" / "checkov"
+# checkov pins packages of its own that pytest's cannot share: a venv of its own, made at its
+# first use (checkov_tool), so scripts/bootstrap stays quick for who only generates projects.
+CHECKOV_VENV = VENV.parent / "checkov"
+CHECKOV = CHECKOV_VENV / "bin" / "checkov"
+CHECKOV_REQUIREMENTS = REPO / "requirements-checkov.txt"
 KUBERNETES_VERSION = "1.33.0"
 
 ARCHITECTURES = {"express": "feature", "hono": "mvc", "nestjs": "modular", "nextjs": "file-api"}
@@ -90,7 +95,7 @@ def validation_failures(manifests: Path) -> str:
 def checkov_summary(manifests: Path) -> dict:
     """checkov's Kubernetes checks on `manifests`, offline: the summary and the failed checks' ids."""
     done = subprocess.run(
-        [str(CHECKOV), "-f", str(manifests), "--framework", "kubernetes", "--skip-download", "-o", "json"],
+        [str(checkov_tool()), "-f", str(manifests), "--framework", "kubernetes", "--skip-download", "-o", "json"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -106,10 +111,32 @@ def objects(manifests: Path) -> dict[str, dict]:
     return {f"{o['kind']}/{o['metadata']['name']}": o for o in yaml.safe_load_all(manifests.read_text()) if o}
 
 
+@functools.cache
+def checkov_tool() -> Path:
+    """checkov in its venv, made or brought to requirements-checkov.txt first (once across the
+    xdist workers); a failed install fails the test with pip's output."""
+    wanted = CHECKOV_REQUIREMENTS.read_text()
+    stamp = CHECKOV_VENV / ".requirements.txt"
+    with open(VENV.parent / ".checkov.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not stamp.exists() or stamp.read_text() != wanted:
+            steps = [
+                [sys.executable, "-m", "venv", str(CHECKOV_VENV)],
+                [str(CHECKOV_VENV / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check"]
+                + ["-r", str(CHECKOV_REQUIREMENTS)],
+            ]
+            for step in steps:
+                done = subprocess.run(step, capture_output=True, text=True, timeout=900, check=False)
+                if done.returncode != 0:
+                    pytest.fail(f"{' '.join(step)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+            stamp.write_text(wanted)
+    return CHECKOV
+
+
 def tools_present() -> None:
-    for tool in (KUBERNETES_VALIDATE, CHECKOV):
-        if not tool.exists():
-            pytest.fail(f"{tool} is missing: run ./scripts/bootstrap")
+    if not KUBERNETES_VALIDATE.exists():
+        pytest.fail(f"{KUBERNETES_VALIDATE} is missing: run ./scripts/bootstrap")
+    checkov_tool()
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
