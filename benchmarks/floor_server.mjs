@@ -4,7 +4,11 @@
 // - bare: node:http alone; the path matched by hand, a POST's body read and parsed by hand;
 // - express: the same routes in Express (from the generated project's folder), the body read by
 //   express.json(): what Express's own routing and body parsing add, which no code inside it
-//   can remove.
+//   can remove;
+// - nestjs: the same routes as one NestJS controller (Nest from the generated project's folder,
+//   on its Express platform, with its own body parser), written as Nest's documentation writes
+//   one (@Controller, @Post/@Get, @Req, @Body, @Res with passthrough for the status): what Nest
+//   itself adds.
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 
@@ -41,10 +45,43 @@ function expressServer(routes) {
   return createServer(app);
 }
 
-/** Serves `routes` on 127.0.0.1:`port` (`framework`: "express", or anything else for bare);
- * prints "listening" once it does; SIGTERM closes it, then calls `closed`. */
-export function serveFloor(framework, routes, port, closed) {
-  const server = framework === "express" ? expressServer(routes) : bareServer(routes);
+async function nestServer(routes) {
+  const load = createRequire(`${process.cwd()}/package.json`);
+  load("reflect-metadata");
+  const { Body, Controller, Get, Module, Post, Req, Res } = load("@nestjs/common");
+  const { NestFactory } = load("@nestjs/core");
+  // The decorators applied as TypeScript applies them: a .mjs file has no decorator syntax.
+  class FloorController {}
+  const prototype = FloorController.prototype;
+  for (const [index, [route, handle]] of Object.entries(routes).entries()) {
+    const [method, path] = route.split(" ");
+    const name = `route${index}`;
+    prototype[name] = async (request, body, response) => {
+      const [status, answer] = await handle(request, body);
+      response.status(status);
+      return answer;
+    };
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+    (method === "POST" ? Post : Get)(path)(prototype, name, descriptor);
+    Req()(prototype, name, 0);
+    Body()(prototype, name, 1);
+    Res({ passthrough: true })(prototype, name, 2);
+  }
+  Controller()(FloorController);
+  class FloorModule {}
+  Module({ controllers: [FloorController] })(FloorModule);
+  const app = await NestFactory.create(FloorModule, { logger: false });
+  app.getHttpAdapter().getInstance().set("etag", false);
+  await app.init();
+  return app.getHttpServer();
+}
+
+const SERVERS = { express: expressServer, nestjs: nestServer };
+
+/** Serves `routes` on 127.0.0.1:`port` (`framework`: "express", "nestjs", or anything else for
+ * bare); prints "listening" once it does; SIGTERM closes it, then calls `closed`. */
+export async function serveFloor(framework, routes, port, closed) {
+  const server = await (SERVERS[framework] ?? bareServer)(routes);
   server.keepAliveTimeout = 60_000;
   server.listen(Number(port), "127.0.0.1", () => console.log("listening"));
   process.on("SIGTERM", () => server.close(closed));

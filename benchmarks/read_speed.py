@@ -12,8 +12,9 @@ for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /
 (the first page of 20, each post with its author, category and like count) and `GET
 /api/v1/auth/me` (the caller's profile: the access token and its session checked, the user
 read) to the API and to the floor (read_floor.mjs: the statements the API sends, with plain
-pg, each prepared once per connection, behind a bare node:http server with no framework and no edge; on Express pairings also
-the Express floor, the same answers from Express routes: what Express itself costs). Each request carries a
+pg, each prepared once per connection, behind a bare node:http server with no framework and no edge; on Express and
+NestJS pairings also the framework's floor, the same answers from Express routes or one NestJS controller: what the
+framework itself costs). Each request carries a
 random user's access token and a browser's Origin (the API's CORS answers it). The script
 prints requests per second for each path on each server, the API's ratio to the floor, the
 mean size of the answers (the floor answers in the API's shape) and the CPU each part used
@@ -55,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from conftest import free_port, prisma_stand_in
 from transfer_speed import (
     BEFORE,
+    FRAMEWORK_FLOORS,
     GOAL_STACKS,
     HERE,
     JWT_SECRET,
@@ -142,7 +144,8 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         setup = json.loads(setup_file.read_text())
         issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
         # The floor, and on Express pairings Express's own floor (its answers from Express routes).
-        floors = {"floor": [], **({"Express floor": ["express"]} if pairing[2] == "express" else {})}
+        framework = FRAMEWORK_FLOORS.get(pairing[2])
+        floors = {"floor": [], **({f"{framework} floor": [pairing[2]]} if framework else {})}
         for name, extra in floors.items():
             floor_port = free_port()
             floor = subprocess.Popen(
@@ -196,7 +199,7 @@ def main() -> None:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for pairing in (p for p in PAIRINGS if chosen(p, words)):
             runs, memory, exported = measure(root, pairing, seconds, rounds)
-            order = ["API", "API traced", "before", "floor", "Express floor"]
+            order = ["API", "API traced", "before", "floor", "Express floor", "NestJS floor"]
             targets = sorted({target for _, target in runs}, key=order.index)
             with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
             for path in PATHS:

@@ -10,10 +10,11 @@
 //   and its user not deleted (sign-out and a password change take effect at once, so no cache
 //   may stand in for that query).
 // - Express: the authenticated floor's work in one Express route (express.json() reads the
-//   body): what Express's own routing and body parsing add, which no code inside it can remove.
-// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express]]`; the
-// secret and issuer (the project's name) make it the authenticated floor, `express` the Express
-// floor (Express from the generated project's folder). SIGTERM stops it. Bun and Deno (`deno
+//   body): what Express's own routing and body parsing add, which no code inside it can remove;
+// - NestJS: the same work in one NestJS controller (floor_server.mjs): what Nest adds.
+// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express|nestjs]]`;
+// the secret and issuer (the project's name) make it the authenticated floor, `express` or
+// `nestjs` that framework's floor (the framework from the generated project's folder). SIGTERM stops it. Bun and Deno (`deno
 // run -A`) run it too: the runtime's own floor on their pairings.
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";

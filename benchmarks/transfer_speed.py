@@ -11,8 +11,9 @@ connection: transfer_sql.mjs), and transfer_load.mjs sends
 them to two HTTP floors (transfer_http_floor.mjs: the baseline's transfer behind a bare
 node:http server with no framework and no validation; the authenticated one also checks the
 access token and its session, as the contract asks of every signed-in request, at the least
-cost; on Express pairings, the Express floor serves the authenticated floor's work from one
-Express route, so Express's own share of the API's cost shows; on Bun and Deno pairings, the
+cost; on Express and NestJS pairings, the framework's floor serves the authenticated floor's
+work from one Express route or one NestJS controller, so the framework's own share of the
+API's cost shows; on Bun and Deno pairings, the
 authenticated floor run by that runtime, so the runtime's own share shows). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
 each part used per transfer, and whether the ledger's invariants held at the end (no customer
@@ -89,6 +90,8 @@ BEFORE = Path(os.environ["STACKWRIGHT_BEFORE"]).resolve() if os.environ.get("STA
 # The pairings with a goal (the API at GOAL x the authenticated floor at least), then those
 # measured beside them with none: the other frameworks and runtime, and Prisma.
 GOAL_STACKS = [("node", "express"), ("bun", "hono")]
+# The frameworks whose own floor is served beside (floor_server.mjs), by their names.
+FRAMEWORK_FLOORS = {"express": "Express", "nestjs": "NestJS"}
 GOAL = 0.8
 PAIRINGS = [
     *[
@@ -376,8 +379,8 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
         authenticated = [url, JWT_SECRET, project_name]
         floors = {"HTTP floor": ("node", [url]), "authenticated floor": ("node", authenticated)}
-        if pairing[2] == "express":  # Express's own cost: the authenticated floor in one Express route
-            floors["Express floor"] = ("node", [*authenticated, "express"])
+        if pairing[2] in FRAMEWORK_FLOORS:  # the framework's own cost: the authenticated floor in one route of it
+            floors[f"{FRAMEWORK_FLOORS[pairing[2]]} floor"] = ("node", [*authenticated, pairing[2]])
         if pairing[1] != "node":  # the runtime's own cost: the authenticated floor run by it
             floors[f"{pairing[1].capitalize()} floor"] = (pairing[1], authenticated)
         load = ["node", str(HERE / "transfer_load.mjs")]
