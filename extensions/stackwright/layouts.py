@@ -422,14 +422,12 @@ def layout_path(context: Any, key: str) -> str:
     if key.startswith("model:"):
         model = key[len("model:") :]
         relpath = model_file(context["architecture"], context["databaseAdapter"], model, selected_apis(context))
-        if context["databaseAdapter"] == "prisma":
-            return relpath
     elif key in LAYOUTS[context["architecture"]]:
         relpath = LAYOUTS[context["architecture"]][key]
-        if relpath.startswith(f"{PRISMA_SCHEMA_FOLDER}/"):
-            return relpath  # an API's Prisma schema file: beside the models', at the project root
     else:
         return key  # at the project root, whatever rootDir is
+    if relpath.startswith(f"{PRISMA_SCHEMA_FOLDER}/"):
+        return relpath  # Prisma's schema files, a model's or an API's: at the project root
     return _in_root(context, relpath)
 
 
