@@ -21,7 +21,7 @@ AUTH_FILES = api_files("auth")
 
 
 def test_a_project_with_every_auth_model_gets_the_auth_api_by_default(copie):
-    result = copie.copy()
+    result = copie.copy(extra_answers={"bundles": ["auth"]})
     project = copied(result)
     assert result.answers["apis"] == ["auth"]
     for path in AUTH_FILES:
@@ -44,8 +44,8 @@ def test_env_example_lines_and_readme_fences_stand_alone(copie):
 @pytest.mark.parametrize(
     "answers",
     [
-        {"models": ["auth/user", "auth/session"]},  # not every auth model
-        {"apis": []},  # the models alone, asked for
+        {"bundles": ["auth"], "models": ["auth/user", "auth/session"]},  # not every auth model
+        {"bundles": ["auth"], "apis": []},  # the models alone, asked for
     ],
     ids=["some-models", "asked-for-none"],
 )
@@ -83,7 +83,7 @@ def test_without_the_auth_bundle_the_bank_api_is_not_offered(copie):
     ("data", "reason"),
     [
         (
-            ["models=[auth/user]", "apis=[auth]"],
+            ["bundles=[auth]", "models=[auth/user]", "apis=[auth]"],
             "apis: auth needs every auth model (add auth/session, auth/refresh-token, auth/otp)",
         ),
         (["bundles=[blog-app]", "apis=[auth]"], "apis: auth needs the auth bundle; choose it, or leave auth out"),

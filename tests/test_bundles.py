@@ -18,11 +18,12 @@ def answers_file(project):
     return yaml.safe_load((project / ".copier-answers.yml").read_text())
 
 
-def test_default_is_the_auth_bundle_with_all_its_models(copie):
+def test_default_is_every_bundle_with_all_its_models(copie):
     project = copied(copie.copy())
-    assert answers_file(project)["bundles"] == ["auth"]
-    assert answers_file(project)["models"] == ["auth/user", "auth/session", "auth/refresh-token", "auth/otp"]
-    assert model_files(project) == ["otp.table.ts", "refresh-token.table.ts", "session.table.ts", "user.table.ts"]
+    assert answers_file(project)["bundles"] == list(BUNDLES)
+    assert answers_file(project)["apis"] == ["auth", "bank", "blog"]
+    assert {"auth/user", "auth/otp", "banking-app/account", "blog-app/post"} <= set(answers_file(project)["models"])
+    assert {"otp.table.ts", "account.table.ts", "post.table.ts"} <= set(model_files(project))
     assert (project / "drizzle.config.ts").is_file()
     assert {"db:generate", "db:migrate"} <= set(json.loads((project / "package.json").read_text())["scripts"])
 

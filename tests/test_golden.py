@@ -154,7 +154,11 @@ SRC_PATH_MARK = "<template>"
 
 def render_sample(template: Path, name: str, scratch: Path) -> dict[str, str]:
     """{relative path: text} of one sample; the template's temporary path is masked."""
-    files = render_files(template, {"projectName": f"golden-{name}", **SAMPLES[name]}, scratch)
+    answers = {"projectName": f"golden-{name}", **SAMPLES[name]}
+    if answers.get("databaseEngine") != "none":
+        # A sample that names no bundle is an auth-only variant (the defaults give every bundle).
+        answers.setdefault("bundles", ["auth"])
+    files = render_files(template, answers, scratch)
     return {path: text.replace(str(template), SRC_PATH_MARK) for path, text in files.items()}
 
 
