@@ -9,6 +9,10 @@
 //   on its Express platform, with its own body parser), written as Nest's documentation writes
 //   one (@Controller, @Post/@Get, @Req, @Body, @Res with passthrough for the status): what Nest
 //   itself adds.
+// - nextjs: the same routes as Next.js route handlers (next_floor/, built by the benchmark into
+//   the generated project's `next-floor` folder), served as `next start` serves them (its own
+//   code, in this process); nextjs-custom: the same app under a custom server (`next()` and its
+//   request handler on node:http), as the generated project serves it, without its edge.
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 
@@ -76,11 +80,41 @@ async function nestServer(routes) {
   return app.getHttpServer();
 }
 
-const SERVERS = { express: expressServer, nestjs: nestServer };
+/** The built Next.js floor app (next_floor/) of the generated project's folder, its routes
+ * those of this process. */
+function nextFloor(routes) {
+  globalThis.floorRoutes = routes;
+  process.env.NODE_ENV = "production";
+  const dir = `${process.cwd()}/next-floor`;
+  return { dir, load: createRequire(`${dir}/package.json`) };
+}
 
-/** Serves `routes` on 127.0.0.1:`port` (`framework`: "express", "nestjs", or anything else for
- * bare); prints "listening" once it does; SIGTERM closes it, then calls `closed`. */
+async function nextCustomServer(routes) {
+  const { dir, load } = nextFloor(routes);
+  const module = load("next");
+  const app = (module.default ?? module)({ dir, dev: false, hostname: "127.0.0.1" });
+  await app.prepare();
+  return createServer(app.getRequestHandler());
+}
+
+/** What `next start` runs, in this process: it makes and listens on its own server. */
+async function nextStart(routes, port, closed) {
+  const { dir, load } = nextFloor(routes);
+  const { nextStart: start } = load("next/dist/cli/next-start");
+  await start({ port: Number(port), hostname: "127.0.0.1", keepAliveTimeout: 60_000 }, dir);
+  console.log("listening");
+  process.on("SIGTERM", () => closed().finally(() => process.exit(0)));
+}
+
+const SERVERS = { express: expressServer, nestjs: nestServer, "nextjs-custom": nextCustomServer };
+
+/** Serves `routes` on 127.0.0.1:`port` (`framework`: "express", "nestjs", "nextjs",
+ * "nextjs-custom", or anything else for bare); prints "listening" once it does; SIGTERM closes
+ * it, then calls `closed`. */
 export async function serveFloor(framework, routes, port, closed) {
+  if (framework === "nextjs") {
+    return nextStart(routes, port, closed);
+  }
   const server = await (SERVERS[framework] ?? bareServer)(routes);
   server.keepAliveTimeout = 60_000;
   server.listen(Number(port), "127.0.0.1", () => console.log("listening"));

@@ -7,10 +7,10 @@
 // - /api/v1/auth/me: the access token checked (access_token.mjs), its session active and its
 //   user not deleted (one query), then the user's row (one more), as the API's authenticate()
 //   and me() do.
-// With `express` or `nestjs` last, the same answers from two Express routes or one NestJS
-// controller (the framework from the generated project): what its own routing adds, which no
-// code inside it can remove.
-// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [express|nestjs]` with the generated
+// With `express`, `nestjs`, `nextjs` or `nextjs-custom` last, the same answers from two Express
+// routes, one NestJS controller or Next.js route handlers (floor_server.mjs; the framework from
+// the generated project): what its own routing adds, which no code inside it can remove.
+// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [express|nestjs|nextjs|nextjs-custom]` with the generated
 // project as the working directory (its pg). SIGTERM stops it.
 import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";

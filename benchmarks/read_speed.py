@@ -13,7 +13,8 @@ for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /
 /api/v1/auth/me` (the caller's profile: the access token and its session checked, the user
 read) to the API and to the floor (read_floor.mjs: the statements the API sends, with plain
 pg, each prepared once per connection, behind a bare node:http server with no framework and no edge; on Express and
-NestJS pairings also the framework's floor, the same answers from Express routes or one NestJS controller: what the
+NestJS pairings also the framework's floor, the same answers from Express routes or one NestJS controller, and on
+Next.js pairings from route handlers under `next start` and under a custom server: what the
 framework itself costs). Each request carries a
 random user's access token and a browser's Origin (the API's CORS answers it). The script
 prints requests per second for each path on each server, the API's ratio to the floor, the
@@ -65,6 +66,7 @@ from transfer_speed import (
     TEMPLATE,
     call,
     chosen,
+    framework_floors,
     label,
     peak_rss_mb,
     run,
@@ -143,9 +145,8 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             targets["before"] = (before_file, before)
         setup = json.loads(setup_file.read_text())
         issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
-        # The floor, and on Express pairings Express's own floor (its answers from Express routes).
-        framework = FRAMEWORK_FLOORS.get(pairing[2])
-        floors = {"floor": [], **({f"{framework} floor": [pairing[2]]} if framework else {})}
+        # The floor, and on Express, NestJS and Next.js pairings the framework's own floors.
+        floors = {"floor": [], **{name: [mode] for name, mode in framework_floors(project, pairing[2], env).items()}}
         for name, extra in floors.items():
             floor_port = free_port()
             floor = subprocess.Popen(
@@ -199,7 +200,7 @@ def main() -> None:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for pairing in (p for p in PAIRINGS if chosen(p, words)):
             runs, memory, exported = measure(root, pairing, seconds, rounds)
-            order = ["API", "API traced", "before", "floor", "Express floor", "NestJS floor"]
+            order = ["API", "API traced", "before", "floor", *(n for f in FRAMEWORK_FLOORS.values() for n in f)]
             targets = sorted({target for _, target in runs}, key=order.index)
             with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
             for path in PATHS:
@@ -221,6 +222,9 @@ def main() -> None:
                 )
                 goal = f" (goal {GOALS[path]:.2f})" if with_goal else ""
                 print(f"{label(pairing):32} GET {path:16} {rates}  {ratios}{goal}; {verdict}", flush=True)
+                for name in (t for t in done if t in FRAMEWORK_FLOORS.get(pairing[2], {})):
+                    framework_ratio = rate(done["API"]) / rate(done[name])
+                    print(f"    the API to the {name}: {framework_ratio:.2f}", flush=True)
                 if "before" in done:
                     gain = rate(done["API"]) / rate(done["before"]) - 1
                     print(f"    the change's gain on this path: {100 * gain:+.1f}% (API / before - 1)", flush=True)

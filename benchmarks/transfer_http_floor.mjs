@@ -11,8 +11,9 @@
 //   may stand in for that query).
 // - Express: the authenticated floor's work in one Express route (express.json() reads the
 //   body): what Express's own routing and body parsing add, which no code inside it can remove;
-// - NestJS: the same work in one NestJS controller (floor_server.mjs): what Nest adds.
-// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express|nestjs]]`;
+// - NestJS: the same work in one NestJS controller (floor_server.mjs): what Nest adds;
+// - Next.js: the same work in a Next.js route handler, under `next start` or a custom server.
+// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express|nestjs|nextjs|nextjs-custom]]`;
 // the secret and issuer (the project's name) make it the authenticated floor, `express` or
 // `nestjs` that framework's floor (the framework from the generated project's folder). SIGTERM stops it. Bun and Deno (`deno
 // run -A`) run it too: the runtime's own floor on their pairings.

@@ -11,9 +11,10 @@ connection: transfer_sql.mjs), and transfer_load.mjs sends
 them to two HTTP floors (transfer_http_floor.mjs: the baseline's transfer behind a bare
 node:http server with no framework and no validation; the authenticated one also checks the
 access token and its session, as the contract asks of every signed-in request, at the least
-cost; on Express and NestJS pairings, the framework's floor serves the authenticated floor's
-work from one Express route or one NestJS controller, so the framework's own share of the
-API's cost shows; on Bun and Deno pairings, the
+cost; on Express, NestJS and Next.js pairings, the framework's floor serves the authenticated floor's
+work from one Express route, one NestJS controller or Next.js route handlers (under `next start`,
+and under a custom server as the project's), so the framework's own share of the API's cost
+shows, and the script prints the API's ratio to it; on Bun and Deno pairings, the
 authenticated floor run by that runtime, so the runtime's own share shows). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
 each part used per transfer, and whether the ledger's invariants held at the end (no customer
@@ -90,8 +91,12 @@ BEFORE = Path(os.environ["STACKWRIGHT_BEFORE"]).resolve() if os.environ.get("STA
 # The pairings with a goal (the API at GOAL x the authenticated floor at least), then those
 # measured beside them with none: the other frameworks and runtime, and Prisma.
 GOAL_STACKS = [("node", "express"), ("bun", "hono")]
-# The frameworks whose own floor is served beside (floor_server.mjs), by their names.
-FRAMEWORK_FLOORS = {"express": "Express", "nestjs": "NestJS"}
+# The frameworks' own floors served beside (floor_server.mjs): framework -> {floor's name: mode}.
+FRAMEWORK_FLOORS = {
+    "express": {"Express floor": "express"},
+    "nestjs": {"NestJS floor": "nestjs"},
+    "nextjs": {"Next.js floor": "nextjs", "Next.js custom server floor": "nextjs-custom"},
+}
 GOAL = 0.8
 PAIRINGS = [
     *[
@@ -379,8 +384,9 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
         authenticated = [url, JWT_SECRET, project_name]
         floors = {"HTTP floor": ("node", [url]), "authenticated floor": ("node", authenticated)}
-        if pairing[2] in FRAMEWORK_FLOORS:  # the framework's own cost: the authenticated floor in one route of it
-            floors[f"{FRAMEWORK_FLOORS[pairing[2]]} floor"] = ("node", [*authenticated, pairing[2]])
+        # The framework's own cost: the authenticated floor in one route of it.
+        for name, mode in framework_floors(project, pairing[2], env).items():
+            floors[name] = ("node", [*authenticated, mode])
         if pairing[1] != "node":  # the runtime's own cost: the authenticated floor run by it
             floors[f"{pairing[1].capitalize()} floor"] = (pairing[1], authenticated)
         load = ["node", str(HERE / "transfer_load.mjs")]
@@ -479,6 +485,16 @@ def served_traced(
     return traced_file, traced, lambda: json.loads(urllib.request.urlopen(sink_url).read())
 
 
+def framework_floors(project: Path, framework: str, env: dict[str, str]) -> dict[str, str]:
+    """The framework's own floors ({name: floor_server.mjs mode}); Next.js's app (next_floor/)
+    built first, into the project's `next-floor` folder, with the project's Next."""
+    floors = FRAMEWORK_FLOORS.get(framework, {})
+    if framework == "nextjs" and not (project / "next-floor" / ".next").is_dir():
+        shutil.copytree(HERE / "next_floor", project / "next-floor", dirs_exist_ok=True)
+        run(["node_modules/.bin/next", "build", "next-floor"], project, env)
+    return floors
+
+
 def start_floor(project: Path, runtime: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, int]:
     """A transfer_http_floor.mjs server run by `runtime` (node, bun or deno) on a free port, listening."""
     port = free_port()
@@ -552,6 +568,8 @@ def main() -> None:
                 + f"{goal}; {verdict}",
                 flush=True,
             )
+            for name in (n for n in rates if n in FRAMEWORK_FLOORS.get(pairing[2], {})):
+                print(f"    the API to the {name}: {rates['API'] / rates[name]:.2f}", flush=True)
             if "before" in rates:
                 print(f"    the change's gain: {100 * (rates['API'] / rates['before'] - 1):+.1f}% (API / before - 1)")
             exported = result["exported"]

@@ -1,0 +1,2 @@
+// As the generated project's: no X-Powered-By header.
+export default { poweredByHeader: false };
