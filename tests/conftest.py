@@ -146,7 +146,10 @@ class TemplateRepo:
 
 
 def generate(template: TemplateRepo, dst: Path, **answers: object) -> Path:
-    """`copier copy` of a template's latest release into dst, committed to a new git repo."""
+    """`copier copy` of a template's latest release into dst, committed to a new git repo: the
+    auth bundle alone unless `bundles` says otherwise (the defaults give every bundle)."""
+    if answers.get("databaseEngine") != "none":
+        answers.setdefault("bundles", ["auth"])
     run_copy(str(template.path), str(dst), data=answers, defaults=True, unsafe=True, quiet=True)
     git(dst, "init", "-q", "-b", "main")
     commit_all(dst, "generated")
