@@ -67,6 +67,7 @@ from transfer_speed import (
     call,
     chosen,
     framework_floors,
+    framework_ratio_lines,
     label,
     peak_rss_mb,
     run,
@@ -222,9 +223,8 @@ def main() -> None:
                 )
                 goal = f" (goal {GOALS[path]:.2f})" if with_goal else ""
                 print(f"{label(pairing):32} GET {path:16} {rates}  {ratios}{goal}; {verdict}", flush=True)
-                for name in (t for t in done if t in FRAMEWORK_FLOORS.get(pairing[2], {})):
-                    framework_ratio = rate(done["API"]) / rate(done[name])
-                    print(f"    the API to the {name}: {framework_ratio:.2f}", flush=True)
+                for line in framework_ratio_lines(pairing[2], {t: rate(d) for t, d in done.items()}):
+                    print(line, flush=True)
                 if "before" in done:
                     gain = rate(done["API"]) / rate(done["before"]) - 1
                     print(f"    the change's gain on this path: {100 * gain:+.1f}% (API / before - 1)", flush=True)

@@ -495,6 +495,12 @@ def framework_floors(project: Path, framework: str, env: dict[str, str]) -> dict
     return floors
 
 
+def framework_ratio_lines(framework: str, rates: dict[str, float]) -> list[str]:
+    """The API's ratio to each of its framework's own floors that was measured, a line each."""
+    floors = [name for name in FRAMEWORK_FLOORS.get(framework, {}) if name in rates]
+    return [f"    the API to the {name}: {rates['API'] / rates[name]:.2f}" for name in floors]
+
+
 def start_floor(project: Path, runtime: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, int]:
     """A transfer_http_floor.mjs server run by `runtime` (node, bun or deno) on a free port, listening."""
     port = free_port()
@@ -568,8 +574,8 @@ def main() -> None:
                 + f"{goal}; {verdict}",
                 flush=True,
             )
-            for name in (n for n in rates if n in FRAMEWORK_FLOORS.get(pairing[2], {})):
-                print(f"    the API to the {name}: {rates['API'] / rates[name]:.2f}", flush=True)
+            for line in framework_ratio_lines(pairing[2], rates):
+                print(line, flush=True)
             if "before" in rates:
                 print(f"    the change's gain: {100 * (rates['API'] / rates['before'] - 1):+.1f}% (API / before - 1)")
             exported = result["exported"]

@@ -145,12 +145,19 @@ class TemplateRepo:
         return tag
 
 
+def auth_bundle_unless_named(answers: dict) -> dict:
+    """`answers`, with the auth bundle alone when they name no bundle and have a database: the
+    smallest project with an API (the defaults give every bundle)."""
+    if answers.get("databaseEngine") == "none" or "bundles" in answers:
+        return answers
+    return {**answers, "bundles": ["auth"]}
+
+
 def generate(template: TemplateRepo, dst: Path, **answers: object) -> Path:
     """`copier copy` of a template's latest release into dst, committed to a new git repo: the
-    auth bundle alone unless `bundles` says otherwise (the defaults give every bundle)."""
-    if answers.get("databaseEngine") != "none":
-        answers.setdefault("bundles", ["auth"])
-    run_copy(str(template.path), str(dst), data=answers, defaults=True, unsafe=True, quiet=True)
+    auth bundle alone unless `bundles` says otherwise (auth_bundle_unless_named)."""
+    data = auth_bundle_unless_named(answers)
+    run_copy(str(template.path), str(dst), data=data, defaults=True, unsafe=True, quiet=True)
     git(dst, "init", "-q", "-b", "main")
     commit_all(dst, "generated")
     return dst

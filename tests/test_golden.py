@@ -22,6 +22,7 @@ GOLDEN = HERE / "golden"
 sys.path.insert(0, str(HERE.parent / "scripts"))
 
 from build_registry import plain_copy, render_files
+from conftest import auth_bundle_unless_named
 
 # name -> answers. Every architecture x data layer, bundle subsets, every package
 # manager and a rootDir; each further stack adds its own rows.
@@ -154,10 +155,8 @@ SRC_PATH_MARK = "<template>"
 
 def render_sample(template: Path, name: str, scratch: Path) -> dict[str, str]:
     """{relative path: text} of one sample; the template's temporary path is masked."""
-    answers = {"projectName": f"golden-{name}", **SAMPLES[name]}
-    if answers.get("databaseEngine") != "none":
-        # A sample that names no bundle is an auth-only variant (the defaults give every bundle).
-        answers.setdefault("bundles", ["auth"])
+    # A sample that names no bundle is an auth-only variant.
+    answers = auth_bundle_unless_named({"projectName": f"golden-{name}", **SAMPLES[name]})
     files = render_files(template, answers, scratch)
     return {path: text.replace(str(template), SRC_PATH_MARK) for path, text in files.items()}
 
