@@ -13,6 +13,9 @@
 //   the generated project's `next-floor` folder), served as `next start` serves them (its own
 //   code, in this process); nextjs-custom: the same app under a custom server (`next()` and its
 //   request handler on node:http), as the generated project serves it, without its edge.
+// - hono: the same routes in Hono (from the generated project's folder), served by the runtime
+//   that runs this file as Hono's documentation serves it there (Bun.serve or Deno.serve with
+//   app.fetch; on Node, @hono/node-server): what Hono adds, on the runtime's own server.
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 
@@ -106,14 +109,49 @@ async function nextStart(routes, port, closed) {
   process.on("SIGTERM", () => closed().finally(() => process.exit(0)));
 }
 
+/** Hono's app on this runtime's own server (Bun.serve, Deno.serve, or @hono/node-server's). */
+async function honoServe(routes, port, closed) {
+  const load = createRequire(`${process.cwd()}/package.json`);
+  const { Hono } = load("hono");
+  const app = new Hono();
+  for (const [route, handle] of Object.entries(routes)) {
+    const [method, path] = route.split(" ");
+    app.on(method, path, async (c) => {
+      const body = method === "POST" ? await c.req.json() : null;
+      // The routes read request.headers[name], as node:http gives them.
+      const headers = { authorization: c.req.header("authorization"), "idempotency-key": c.req.header("idempotency-key") };
+      const [status, answer] = await handle({ headers }, body);
+      return c.json(answer, status);
+    });
+  }
+  const hostname = "127.0.0.1";
+  let server;
+  if (globalThis.Bun) {
+    server = Bun.serve({ fetch: app.fetch, port: Number(port), hostname });
+  } else if (globalThis.Deno) {
+    server = Deno.serve({ port: Number(port), hostname, onListen: () => {} }, app.fetch);
+  } else {
+    server = load("@hono/node-server").serve({ fetch: app.fetch, port: Number(port), hostname });
+  }
+  console.log("listening");
+  process.on("SIGTERM", async () => {
+    await (server.stop?.() ?? server.shutdown?.() ?? new Promise((done) => server.close(done)));
+    await closed();
+    process.exit(0);
+  });
+}
+
 const SERVERS = { express: expressServer, nestjs: nestServer, "nextjs-custom": nextCustomServer };
 
 /** Serves `routes` on 127.0.0.1:`port` (`framework`: "express", "nestjs", "nextjs",
- * "nextjs-custom", or anything else for bare); prints "listening" once it does; SIGTERM closes
+ * "nextjs-custom", "hono", or anything else for bare); prints "listening" once it does; SIGTERM closes
  * it, then calls `closed`. */
 export async function serveFloor(framework, routes, port, closed) {
   if (framework === "nextjs") {
     return nextStart(routes, port, closed);
+  }
+  if (framework === "hono") {
+    return honoServe(routes, port, closed);
   }
   const server = await (SERVERS[framework] ?? bareServer)(routes);
   server.keepAliveTimeout = 60_000;

@@ -10,16 +10,21 @@
 // With `express`, `nestjs`, `nextjs` or `nextjs-custom` last, the same answers from two Express
 // routes, one NestJS controller or Next.js route handlers (floor_server.mjs; the framework from
 // the generated project): what its own routing adds, which no code inside it can remove.
-// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [express|nestjs|nextjs|nextjs-custom]` with the generated
-// project as the working directory (its pg). SIGTERM stops it.
+// With `hono`, from Hono on the runtime that runs this file (Bun or Deno run it too). With
+// `prisma` after the framework (`bare` for none), the same queries the API sends through
+// Prisma, through the project's Prisma Client (prisma_floor.mjs): what Prisma adds.
+// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma]]`
+// with the generated project as the working directory (its pg). SIGTERM stops it.
 import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";
+import { openPrisma, reads as prismaReads } from "./prisma_floor.mjs";
 
-const [port, url, jwtSecret, issuer, framework] = process.argv.slice(2);
+const [port, url, jwtSecret, issuer, framework, dataLayer] = process.argv.slice(2);
 const require = createRequire(`${process.cwd()}/package.json`);
 // A pool of 10, as the API's (pg.Pool's default).
 const pool = new (require("pg").Pool)({ connectionString: url, max: 10 });
+const prisma = dataLayer === "prisma" ? await openPrisma(url) : null;
 const verifiedClaims = accessTokenCheck(jwtSecret, issuer);
 const PAGE = 20;
 
@@ -80,9 +85,23 @@ async function me(authorization) {
   return [200, { user: { _id: String(id), name, email, avatar, role, isEmailVerified } }];
 }
 
+const throughPrisma = prisma && prismaReads(prisma);
+
 serveFloor(
   framework,
-  { "GET /api/v1/posts": posts, "GET /api/v1/auth/me": (request) => me(request.headers.authorization) },
+  {
+    "GET /api/v1/posts": throughPrisma ? throughPrisma.posts : posts,
+    "GET /api/v1/auth/me": (request) => {
+      if (!throughPrisma) {
+        return me(request.headers.authorization);
+      }
+      const claims = verifiedClaims(request.headers.authorization);
+      return claims ? throughPrisma.me(claims) : [401, { message: "unauthenticated" }];
+    },
+  },
   port,
-  () => pool.end(),
+  async () => {
+    await prisma?.close();
+    await pool.end();
+  },
 );

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -57,18 +58,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from conftest import free_port, prisma_stand_in
 from transfer_speed import (
     BEFORE,
-    FRAMEWORK_FLOORS,
     GOAL_STACKS,
     HERE,
     JWT_SECRET,
     OTHER_STACKS,
     PASSWORD,
+    RUNNERS,
     TEMPLATE,
     call,
     chosen,
-    framework_floors,
-    framework_ratio_lines,
     label,
+    own_floor_ratio_lines,
+    own_floors,
     peak_rss_mb,
     run,
     runtime_path,
@@ -146,13 +147,14 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             targets["before"] = (before_file, before)
         setup = json.loads(setup_file.read_text())
         issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
-        # The floor, and on Express, NestJS and Next.js pairings the framework's own floors.
-        floors = {"floor": [], **{name: [mode] for name, mode in framework_floors(project, pairing[2], env).items()}}
-        for name, extra in floors.items():
+        # The floor, and the stack's own: its runtime's, its framework's, Prisma's (own_floors).
+        floors = {"floor": ("node", []), **own_floors(project, pairing, env)}
+        for name, (runtime, extra) in floors.items():
             floor_port = free_port()
             floor = subprocess.Popen(
-                ["node", str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer, *extra],
+                [*RUNNERS[runtime], str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer, *extra],
                 cwd=project,
+                env={**os.environ, **env},
                 start_new_session=True,
                 stdout=subprocess.DEVNULL,
             )
@@ -201,8 +203,9 @@ def main() -> None:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for pairing in (p for p in PAIRINGS if chosen(p, words)):
             runs, memory, exported = measure(root, pairing, seconds, rounds)
-            order = ["API", "API traced", "before", "floor", *(n for f in FRAMEWORK_FLOORS.values() for n in f)]
-            targets = sorted({target for _, target in runs}, key=order.index)
+            first = ["API", "API traced", "before", "floor"]  # then the stack's own floors, as started
+            targets = [*(t for t in first if (PATHS[0], t) in runs), *(t for _, t in runs if t not in first)]
+            targets = list(dict.fromkeys(targets))
             with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
             for path in PATHS:
                 done = {target: runs[path, target] for target in targets}
@@ -223,7 +226,7 @@ def main() -> None:
                 )
                 goal = f" (goal {GOALS[path]:.2f})" if with_goal else ""
                 print(f"{label(pairing):32} GET {path:16} {rates}  {ratios}{goal}; {verdict}", flush=True)
-                for line in framework_ratio_lines(pairing[2], {t: rate(d) for t, d in done.items()}):
+                for line in own_floor_ratio_lines({t: rate(d) for t, d in done.items()}):
                     print(line, flush=True)
                 if "before" in done:
                     gain = rate(done["API"]) / rate(done["before"]) - 1

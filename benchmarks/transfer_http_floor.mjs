@@ -13,19 +13,25 @@
 //   body): what Express's own routing and body parsing add, which no code inside it can remove;
 // - NestJS: the same work in one NestJS controller (floor_server.mjs): what Nest adds;
 // - Next.js: the same work in a Next.js route handler, under `next start` or a custom server.
-// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [express|nestjs|nextjs|nextjs-custom]]`;
-// the secret and issuer (the project's name) make it the authenticated floor, `express` or
-// `nestjs` that framework's floor (the framework from the generated project's folder). SIGTERM stops it. Bun and Deno (`deno
-// run -A`) run it too: the runtime's own floor on their pairings.
+// - Prisma: any of these with the session's query and the transfer through the project's Prisma
+//   Client (prisma_floor.mjs): what Prisma adds, on Prisma pairings.
+// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom [prisma]]]`;
+// the secret and issuer (the project's name) make it the authenticated floor, a framework
+// that framework's floor (from the generated project's folder), `prisma` last Prisma's. SIGTERM
+// stops it. Bun and Deno (`deno run -A`) run it too: the runtime's own floor on their pairings.
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";
-import { openDatabase, transfer } from "./transfer_sql.mjs";
+import * as prismaFloor from "./prisma_floor.mjs";
+import * as sqlFloor from "./transfer_sql.mjs";
 
-const [port, url, jwtSecret, issuer, framework] = process.argv.slice(2);
-const database = openDatabase(url);
+const [port, url, jwtSecret, issuer, framework, dataLayer] = process.argv.slice(2);
+const throughPrisma = dataLayer === "prisma";
+const database = throughPrisma ? await prismaFloor.openPrisma(url) : sqlFloor.openDatabase(url);
+const transfer = throughPrisma ? prismaFloor.transfer : sqlFloor.transfer;
+const sessionIsActive = throughPrisma ? (claims) => prismaFloor.sessionIsActive(database, claims) : sessionIsActiveInSql;
 const verifiedClaims = jwtSecret ? accessTokenCheck(jwtSecret, issuer) : null;
 
-async function sessionIsActive(claims) {
+async function sessionIsActiveInSql(claims) {
   const { mysql, pool } = database;
   const text = `select u.role from sessions s join users u on u.id = s.user_id where s.id = ${mysql ? "?" : "$1"} and s.user_id = ${mysql ? "?" : "$2"} and s.is_active and s.expires_at > ${mysql ? "?" : "$3"} and not u.is_deleted`;
   const values = [Number(claims.sid), Number(claims.sub), new Date()];
@@ -48,4 +54,4 @@ async function answer(request, body) {
   return [completed ? 201 : 422, { completed }];
 }
 
-serveFloor(framework, { "POST /api/v1/transfers": answer }, port, () => database.pool.end());
+serveFloor(framework, { "POST /api/v1/transfers": answer }, port, () => (throughPrisma ? database.close() : database.pool.end()));

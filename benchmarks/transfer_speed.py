@@ -96,8 +96,11 @@ FRAMEWORK_FLOORS = {
     "express": {"Express floor": "express"},
     "nestjs": {"NestJS floor": "nestjs"},
     "nextjs": {"Next.js floor": "nextjs", "Next.js custom server floor": "nextjs-custom"},
+    "hono": {"Hono floor": "hono"},
 }
 GOAL = 0.8
+# How each runtime runs a floor's script.
+RUNNERS = {"node": ["node"], "bun": ["bun"], "deno": ["deno", "run", "-A"]}
 PAIRINGS = [
     *[
         (engine, runtime, framework, "drizzle")
@@ -384,11 +387,10 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         project_name = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
         authenticated = [url, JWT_SECRET, project_name]
         floors = {"HTTP floor": ("node", [url]), "authenticated floor": ("node", authenticated)}
-        # The framework's own cost: the authenticated floor in one route of it.
-        for name, mode in framework_floors(project, pairing[2], env).items():
-            floors[name] = ("node", [*authenticated, mode])
-        if pairing[1] != "node":  # the runtime's own cost: the authenticated floor run by it
-            floors[f"{pairing[1].capitalize()} floor"] = (pairing[1], authenticated)
+        floors.update(
+            (name, (runtime, [*authenticated, *mode]))
+            for name, (runtime, mode) in own_floors(project, pairing, env).items()
+        )
         load = ["node", str(HERE / "transfer_load.mjs")]
         baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
         targets: dict[str, tuple[list[str], subprocess.Popen | None]] = {
@@ -495,18 +497,38 @@ def framework_floors(project: Path, framework: str, env: dict[str, str]) -> dict
     return floors
 
 
-def framework_ratio_lines(framework: str, rates: dict[str, float]) -> list[str]:
-    """The API's ratio to each of its framework's own floors that was measured, a line each."""
-    floors = [name for name in FRAMEWORK_FLOORS.get(framework, {}) if name in rates]
+def own_floors(
+    project: Path, pairing: tuple[str, str, str, str], env: dict[str, str]
+) -> dict[str, tuple[str, list[str]]]:
+    """The stack's own floors beside the authenticated one: {name: (runtime, the floor's
+    arguments after the authenticated floor's)}. The runtime's on Bun and Deno (the
+    authenticated floor run by it), the framework's (its cost: the authenticated floor in one
+    route of it, run by the pairing's runtime), and on Prisma pairings Prisma's: the authenticated floor through the project's Prisma
+    Client (prisma_floor.mjs), and each of the stack's floors through it too."""
+    _, runtime, framework, adapter = pairing
+    floors: dict[str, tuple[str, list[str]]] = {}
+    if runtime != "node":
+        floors[f"{runtime.capitalize()} floor"] = (runtime, [])
+    floors |= {name: (runtime, [mode]) for name, mode in framework_floors(project, framework, env).items()}
+    if adapter == "prisma":
+        floors |= {f"{name}, Prisma": (on, [*(mode or ["bare"]), "prisma"]) for name, (on, mode) in floors.items()}
+        if runtime == "node":  # elsewhere, the runtime's floor through Prisma is the bare one
+            floors["Prisma floor"] = ("node", ["bare", "prisma"])
+    return floors
+
+
+def own_floor_ratio_lines(rates: dict[str, float]) -> list[str]:
+    """The API's ratio to each of its stack's own floors that was measured (own_floors), a line each."""
+    shared = ("API", "API traced", "before", "baseline", "HTTP floor", "authenticated floor", "floor")
+    floors = [name for name in rates if name not in shared]
     return [f"    the API to the {name}: {rates['API'] / rates[name]:.2f}" for name in floors]
 
 
 def start_floor(project: Path, runtime: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, int]:
     """A transfer_http_floor.mjs server run by `runtime` (node, bun or deno) on a free port, listening."""
     port = free_port()
-    program = {"node": ["node"], "bun": ["bun"], "deno": ["deno", "run", "-A"]}[runtime]
     floor = subprocess.Popen(
-        [*program, str(HERE / "transfer_http_floor.mjs"), str(port), *args],
+        [*RUNNERS[runtime], str(HERE / "transfer_http_floor.mjs"), str(port), *args],
         cwd=project,
         env={**os.environ, **env},
         start_new_session=True,
@@ -574,7 +596,7 @@ def main() -> None:
                 + f"{goal}; {verdict}",
                 flush=True,
             )
-            for line in framework_ratio_lines(pairing[2], rates):
+            for line in own_floor_ratio_lines(rates):
                 print(line, flush=True)
             if "before" in rates:
                 print(f"    the change's gain: {100 * (rates['API'] / rates['before'] - 1):+.1f}% (API / before - 1)")
