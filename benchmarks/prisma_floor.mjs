@@ -6,7 +6,7 @@
 // the transaction row (PostgreSQL: createManyAndReturn, ON CONFLICT DO NOTHING; MySQL, which
 // returns no rows from an INSERT: createMany, then the row read back by its key), both ledger
 // entries in one createMany, both balances in one UPDATE; the session checked by one findFirst
-// with its user. What the API costs beyond this floor on a Prisma pairing is the framework, the
+// of its user (EXISTS: one statement). What the API costs beyond this floor on a Prisma pairing is the framework, the
 // contract's checks and the edge; what this floor costs beyond the authenticated floor is Prisma.
 // The client is the project's: its build's `dist/generated/prisma/client.js`, or, where the
 // project has no build (Bun and Deno run TypeScript), `src/generated/prisma/client.ts`.
@@ -44,11 +44,12 @@ export async function openPrisma(url) {
 
 /** Whether the token's session is active and its user not deleted (the API's findActiveSession). */
 export async function sessionIsActive({ prisma }, claims) {
-  const row = await prisma.session.findFirst({
-    where: { id: Number(claims.sid), isActive: true, expiresAt: { gt: new Date() } },
-    select: { userId: true, user: { select: { role: true, isDeleted: true } } },
+  const session = { id: Number(claims.sid), isActive: true, expiresAt: { gt: new Date() } };
+  const user = await prisma.user.findFirst({
+    where: { sessions: { some: session } },
+    select: { id: true, role: true, isDeleted: true },
   });
-  return row !== null && String(row.userId) === claims.sub && !row.user.isDeleted;
+  return user !== null && String(user.id) === claims.sub && !user.isDeleted;
 }
 
 /** Retries a transaction that lost a deadlock or a serialization (P2034), as the API does. */
