@@ -12,10 +12,10 @@ for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /
 (the first page of 20, each post with its author, category and like count) and `GET
 /api/v1/auth/me` (the caller's profile: the access token and its session checked, the user
 read) to the API and to the floor (read_floor.mjs: the statements the API sends, with plain
-pg, each prepared once per connection, behind a bare node:http server with no framework and no edge; on Express and
-NestJS pairings also the framework's floor, the same answers from Express routes or one NestJS controller, and on
-Next.js pairings from route handlers under `next start` and under a custom server: what the
-framework itself costs). Each request carries a
+pg, each prepared once per connection, behind a bare node:http server with no framework and no edge), and to the
+stack's own floors (transfer_speed.own_floors: the same answers from the pairing's runtime, its
+framework, and on Prisma pairings through the project's Prisma Client with the API's queries:
+what each of them costs). Each request carries a
 random user's access token and a browser's Origin (the API's CORS answers it). The script
 prints requests per second for each path on each server, the API's ratio to the floor, the
 mean size of the answers (the floor answers in the API's shape) and the CPU each part used

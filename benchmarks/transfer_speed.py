@@ -3,19 +3,22 @@
 For each pairing (database engine x framework on its runtime x Drizzle or Prisma), in one run: a
 project with the auth and bank APIs is generated, installed and migrated on a fresh database of
 the local server; USERS users sign in through the API, each opens ACCOUNTS_PER_USER accounts
-and an admin funds them (deposits through the API). Then, alternating ROUNDS times for
-SECONDS each with CONCURRENCY requests in flight, transfer_load.mjs sends transfers through
+and an admin funds them (deposits through the API). Then, after WARM_UP_SECONDS of each
+unmeasured, alternating ROUNDS times for SECONDS each with CONCURRENCY requests in flight, transfer_load.mjs sends transfers through
 the API, transfer_baseline.mjs runs the same transfers straight on the database (plain pg or
 mysql2, one transaction each, the same locking, each statement prepared once per
 connection: transfer_sql.mjs), and transfer_load.mjs sends
 them to two HTTP floors (transfer_http_floor.mjs: the baseline's transfer behind a bare
 node:http server with no framework and no validation; the authenticated one also checks the
 access token and its session, as the contract asks of every signed-in request, at the least
-cost; on Express, NestJS and Next.js pairings, the framework's floor serves the authenticated floor's
-work from one Express route, one NestJS controller or Next.js route handlers (under `next start`,
-and under a custom server as the project's), so the framework's own share of the API's cost
-shows, and the script prints the API's ratio to it; on Bun and Deno pairings, the
-authenticated floor run by that runtime, so the runtime's own share shows). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
+cost), and to the stack's own floors (own_floors): on Bun and Deno pairings the authenticated
+floor run by that runtime, so the runtime's own share shows; the framework's floor, the
+authenticated floor's work from one Express route, one NestJS controller, Next.js route
+handlers (under `next start`, and under a custom server as the project's) or one Hono route on
+the runtime's own server, so the framework's own share shows; on Prisma pairings, Prisma's
+floor, the same statements through the project's Prisma Client in an interactive transaction
+(prisma_floor.mjs), bare and in the stack's floors, so Prisma's own share shows. The script
+prints the API's ratio to each. Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
 each part used per transfer, and whether the ledger's invariants held at the end (no customer
 balance below zero, every balance equal to its ledger, every currency's ledger summing to
@@ -116,6 +119,7 @@ PAIRINGS = [
 ]
 USERS = 20
 ACCOUNTS_PER_USER = 15
+WARM_UP_SECONDS = 3
 CONCURRENCY = 20
 PASSWORD = "benchmark password"
 JWT_SECRET = "a benchmark secret that is long enough to sign tokens"
@@ -404,6 +408,11 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
             targets[name] = ([*load, str(floor_file), str(seconds), str(CONCURRENCY)], floor)
         runs: dict[str, list[dict]] = {name: [] for name in targets}
+        # Unmeasured, as in read_speed.py: a server's first seconds, before the JIT has compiled
+        # its hot paths, would count against the floors started just now (the API has served
+        # the seeding).
+        for cmd, _ in targets.values():
+            run([*cmd[:3], str(WARM_UP_SECONDS), *cmd[4:]], project)
         order = list(targets)
         for n in range(rounds):
             # Each round starts with the next one: none is always measured first.
