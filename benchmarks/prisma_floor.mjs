@@ -1,13 +1,15 @@
-// Prisma's own floor: the authenticated floor's statements (transfer_sql.mjs, transfer_http_floor.mjs)
-// through the generated project's Prisma Client, written as Prisma's documentation writes them:
+// Prisma's own floor: the authenticated floor's work (transfer_sql.mjs, transfer_http_floor.mjs)
+// through the generated project's Prisma Client, written as Prisma's documentation writes it:
 // an interactive transaction (`$transaction(async (tx) => …)`), the models' methods where they
-// have one, `$queryRaw` for the locking read Prisma has none for. The statements are the API's
-// (its movements and sessions repositories): the accounts locked in id order, the key claimed by
-// the transaction row (PostgreSQL: createManyAndReturn, ON CONFLICT DO NOTHING; MySQL, which
-// returns no rows from an INSERT: createMany, then the row read back by its key), both ledger
-// entries in one createMany, both balances in one UPDATE; the session checked by one findFirst
-// of its user (EXISTS: one statement). What the API costs beyond this floor on a Prisma pairing is the framework, the
-// contract's checks and the edge; what this floor costs beyond the authenticated floor is Prisma.
+// have one, `$queryRaw` for the locking read Prisma has none for. The statements are those the
+// API sent before it took raw SQL for two of them: the accounts locked in id order, the key
+// claimed by the transaction row (PostgreSQL: createManyAndReturn, ON CONFLICT DO NOTHING;
+// MySQL, which returns no rows from an INSERT: createMany, then the row read back by its key),
+// both ledger entries in one createMany, both balances in one UPDATE; the session checked by one
+// findFirst of its user (EXISTS: one statement). Prisma 7 plans createMany and
+// createManyAndReturn anew on every call, so the API, which sends those two as raw SQL, runs
+// above this floor: what it costs beyond the authenticated floor is Prisma's way, and what the
+// API saves against it is what leaving that way for the hot statements gives.
 // The client is the project's: its build's `dist/generated/prisma/client.js`, or, where the
 // project has no build (Bun and Deno run TypeScript), `src/generated/prisma/client.ts`.
 import { existsSync } from "node:fs";
