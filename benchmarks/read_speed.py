@@ -203,9 +203,7 @@ def main() -> None:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for pairing in (p for p in PAIRINGS if chosen(p, words)):
             runs, memory, exported = measure(root, pairing, seconds, rounds)
-            first = ["API", "API traced", "before", "floor"]  # then the stack's own floors, as started
-            targets = [*(t for t in first if (PATHS[0], t) in runs), *(t for _, t in runs if t not in first)]
-            targets = list(dict.fromkeys(targets))
+            targets = list(dict.fromkeys(target for _, target in runs))  # in the order they were served
             with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
             for path in PATHS:
                 done = {target: runs[path, target] for target in targets}

@@ -13,9 +13,10 @@
 //   body): what Express's own routing and body parsing add, which no code inside it can remove;
 // - NestJS: the same work in one NestJS controller (floor_server.mjs): what Nest adds;
 // - Next.js: the same work in a Next.js route handler, under `next start` or a custom server.
+// - Hono: the same work in one Hono route, on the server of the runtime that runs this file.
 // - Prisma: any of these with the session's query and the transfer through the project's Prisma
 //   Client (prisma_floor.mjs): what Prisma adds, on Prisma pairings.
-// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom [prisma]]]`;
+// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma]]]`;
 // the secret and issuer (the project's name) make it the authenticated floor, a framework
 // that framework's floor (from the generated project's folder), `prisma` last Prisma's. SIGTERM
 // stops it. Bun and Deno (`deno run -A`) run it too: the runtime's own floor on their pairings.
