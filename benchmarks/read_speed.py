@@ -65,6 +65,7 @@ from transfer_speed import (
     PASSWORD,
     RUNNERS,
     TEMPLATE,
+    WARM_UP_SECONDS,
     call,
     chosen,
     label,
@@ -95,7 +96,6 @@ USERS = 20
 CATEGORIES = 5
 POSTS = 100
 CONCURRENCY = 20
-WARM_UP_SECONDS = 3
 ORIGIN = "http://localhost:5173"  # one of EDGE_ENV's CORS_ORIGINS
 
 

@@ -396,29 +396,35 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             for name, (runtime, mode) in own_floors(project, pairing, env).items()
         )
         load = ["node", str(HERE / "transfer_load.mjs")]
-        baseline_load = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file), str(seconds)]
-        targets: dict[str, tuple[list[str], subprocess.Popen | None]] = {
-            name: ([*load, str(file), str(seconds), str(CONCURRENCY)], api) for name, (file, api, _) in apis.items()
+
+        def sent_to(file: Path) -> Callable[[int], list[str]]:
+            """The load program's command for `seconds` of transfers to the server of `file`."""
+            return lambda seconds: [*load, str(file), str(seconds), str(CONCURRENCY)]
+
+        # name -> (its command for a number of seconds, its server: none for the baseline)
+        targets: dict[str, tuple[Callable[[int], list[str]], subprocess.Popen | None]] = {
+            name: (sent_to(file), api) for name, (file, api, _) in apis.items()
         }
-        targets["baseline"] = ([*baseline_load, str(CONCURRENCY), url], None)
+        baseline = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file)]
+        targets["baseline"] = (lambda seconds: [*baseline, str(seconds), str(CONCURRENCY), url], None)
         for name, (runtime, args) in floors.items():
             floor, floor_port = start_floor(project, runtime, args, env)
             stack.callback(stop, floor)
             floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
             floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
-            targets[name] = ([*load, str(floor_file), str(seconds), str(CONCURRENCY)], floor)
+            targets[name] = (sent_to(floor_file), floor)
         runs: dict[str, list[dict]] = {name: [] for name in targets}
         # Unmeasured, as in read_speed.py: a server's first seconds, before the JIT has compiled
         # its hot paths, would count against the floors started just now (the API has served
         # the seeding).
-        for cmd, _ in targets.values():
-            run([*cmd[:3], str(WARM_UP_SECONDS), *cmd[4:]], project)
+        for command, _ in targets.values():
+            run(command(WARM_UP_SECONDS), project)
         order = list(targets)
         for n in range(rounds):
             # Each round starts with the next one: none is always measured first.
             for name in order[n % len(order) :] + order[: n % len(order)]:
-                cmd, process = targets[name]
-                runs[name].append(timed(cmd, project, (process or server).pid))
+                command, process = targets[name]
+                runs[name].append(timed(command(seconds), project, (process or server).pid))
         memory = {name: peak_rss_mb(process.pid) for name, (_, process) in targets.items() if process}
         # Both servers of the project share its database: its invariants are checked once.
         databases = {db: name for name, (_, _, db) in apis.items()}
