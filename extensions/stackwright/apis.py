@@ -19,6 +19,7 @@ from jinja2 import pass_context
 
 from .bundles import bundle_models, model_keys
 from .paths import LAYERS_DIR, ROOT
+from .stacks import FRAMEWORKS
 
 # What every API uses (validation, errors, OpenAPI, the test server): apis/shared/, no manifest.
 SHARED_API_FOLDER = "shared"
@@ -236,14 +237,21 @@ API_TABLE_SUFFIXES = {"drizzle": ".api-table.ts", "mongoose": ".api-model.ts"}
 
 
 def unneeded_api_files(context: Any) -> set[str]:
-    """The chosen APIs' files for the APIs built on them (manifest `for_dependents`), as
-    "<api>/<file name>", where no chosen API builds on theirs."""
+    """The chosen APIs' files no chosen file uses, as "<api>/<file name>": those for the APIs
+    built on them (manifest `for_dependents`) where no chosen API builds on theirs; and where the
+    framework's modules build the services (`builds_services`), an API's factory (create-<api>.ts)
+    that holds nothing else (no `settings`, no `worker`)."""
     apis = selected_apis(context)
+    modules_build = FRAMEWORKS[context["framework"]].get("builds_services", False)
     return {
         f"{api}/{name}"
         for api in apis
         if not any(api in API_NEEDS[other] for other in apis)
         for name in MANIFESTS[api].get("for_dependents") or []
+    } | {
+        f"{api}/create-{api}.ts"
+        for api in apis
+        if modules_build and not (MANIFESTS[api].get("settings") or MANIFESTS[api].get("worker"))
     }
 
 

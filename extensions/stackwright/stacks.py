@@ -100,7 +100,8 @@ RUNTIMES: dict[str, dict[str, Any]] = {
 # bundler resolves them (overrides the runtime's); `ci_env`: variables of the CI job;
 # `build_output`: where `build` writes (default dist/); `generated`: further files the
 # framework writes, which .gitignore lists (and so Biome ignores); `leaves_out`: layout files
-# of shared layers the framework has no use for; `routes_by_record`: each route names its record
+# of shared layers the framework has no use for; `builds_services`: its modules build the
+# services and their repositories as providers (apis.unneeded_api_files); `routes_by_record`: each route names its record
 # (`authEndpoint.signIn`), where the others mount each API's list of records and answer its 405s;
 # `client_address_header`: its handlers read the client's address from the edge's header;
 # `dev_tools`: the packages its `dev_command` runs; `flushes_logs`: as the runtimes'.
@@ -115,8 +116,10 @@ FRAMEWORKS: dict[str, dict[str, Any]] = {
         "test_client": "`@nestjs/testing` and Supertest",
         "decorators": True,
         "edge": "node-http",
-        # Nest's modules build the services (dependency injection): no composition root file.
+        # Nest's modules build the services (dependency injection): no composition root file,
+        # and an API's factory only where it holds its settings or its worker.
         "leaves_out": ["services.ts"],
+        "builds_services": True,
         # Nest's CLI runs `dev` with SWC (nest-cli.json, .swcrc), which emits the decorator
         # metadata that injection by class needs (tsx's esbuild emits none); without a shell
         # between it and the app, so a stop signal reaches the app.
