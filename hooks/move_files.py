@@ -128,6 +128,9 @@ SPLIT: dict[str, list[str]] = {
     ],
     "tests/bank.test.ts": ["tests/accounts.test.ts", "tests/transfers.test.ts"],
     "tests/blog.test.ts": ["tests/posts.test.ts", "tests/comments.test.ts"],
+    # NestJS (modular): the modules build the bank's and the blog's services as providers.
+    "src/bank/create-bank.ts": ["src/bank/bank.module.ts"],
+    "src/blog/create-blog.ts": ["src/blog/blog.module.ts"],
 }
 
 

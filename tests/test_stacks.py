@@ -1513,7 +1513,7 @@ def dev_server(project: Path, port: int, database_url: str) -> Iterator[subproce
 def test_nest_injects_its_providers_under_the_dev_server(copie):
     """`dev` runs the sources through Nest's CLI and SWC, which emit the decorator metadata that
     injection by class reads: readiness is 200 against the real PostgreSQL, and the auth guard
-    (its AuthService injected by class) refuses a call without a token with 401, not a 500.
+    (its SessionService injected by class) refuses a call without a token with 401, not a 500.
     A SIGTERM to `dev` alone stops the app too: none of its processes keeps the port."""
     require_server("PostgreSQL", 5432)
     answers = {**stack_answers("node-nestjs", 0), **DATA_LAYERS["postgresql"], "bundles": ["auth"]}

@@ -742,12 +742,13 @@ def test_a_file_the_release_split_keeps_the_users_edits_where_it_was(tmp_path, e
 
 
 def test_every_split_file_names_files_the_layouts_place():
+    """Each split file's new files are where a layout places them. (The old one may still be
+    placed: NestJS leaves out create-bank.ts, which the other frameworks make; the hook keeps
+    an edited copy only where the release no longer makes it.)"""
     from move_files import SPLIT
 
-    for architecture in LAYOUTS:
-        placed = set(LAYOUTS[architecture].values())
-        for old, news in SPLIT.items():
-            assert old not in placed and set(news) <= placed, (architecture, old)
+    for old, news in SPLIT.items():
+        assert any(set(news) <= set(LAYOUTS[architecture].values()) for architecture in LAYOUTS), old
 
 
 def test_every_moved_file_lands_where_the_layouts_place_it():
