@@ -101,8 +101,9 @@ RUNTIMES: dict[str, dict[str, Any]] = {
 # `build_output`: where `build` writes (default dist/); `generated`: further files the
 # framework writes, which .gitignore lists (and so Biome ignores); `leaves_out`: layout files
 # of shared layers the framework has no use for; `builds_services`: its modules build the
-# services and their repositories as providers (apis.unneeded_api_files); `routes_by_record`: each route names its record
-# (`authEndpoint.signIn`), where the others mount each API's list of records and answer its 405s;
+# services and their repositories as providers (apis.unneeded_api_files); `routes_by_record`:
+# each route names its record (`authEndpoint.signIn`), where the others mount each API's list
+# of records and answer its 405s;
 # `client_address_header`: its handlers read the client's address from the edge's header;
 # `dev_tools`: the packages its `dev_command` runs; `flushes_logs`: as the runtimes'.
 FRAMEWORKS: dict[str, dict[str, Any]] = {
