@@ -1189,8 +1189,10 @@ def prove_stack(tmp_path: Path, case: str, answers: dict, node: Path | None = No
 
 # Cases whose domain APIs' tests would prove no pairing again: Bun/Express/Drizzle on PostgreSQL
 # (Bun and Express meet in the MariaDB case, Bun and Drizzle on PostgreSQL through Hono, Express
-# and Drizzle on PostgreSQL on Node). They run the project's other tests, and are served.
-API_TESTS_ELSEWHERE = {"bun-express-postgresql"}
+# and Drizzle on PostgreSQL on Node) and Deno/Hono/Drizzle on MariaDB (Deno, Hono and Drizzle meet
+# on PostgreSQL, Drizzle's MariaDB repositories run them on Bun; its transfers run under faults
+# below). They run the project's other tests, and are served.
+API_TESTS_ELSEWHERE = {"bun-express-postgresql", "deno-hono-mysql"}
 
 
 # A database server of the test's own is stopped and started, and its connections are killed,
@@ -1537,7 +1539,8 @@ def test_next_keeps_one_database_connection_across_dev_reloads(copie):
     """`next dev` evaluates a changed module again; the database client lives on globalThis,
     so readiness keeps using the one pool: still one connection after its module reloads."""
     require_server("PostgreSQL", 5432)
-    answers = {**stack_answers("node-nextjs", 0), **DATA_LAYERS["postgresql"], "bundles": [], "models": []}
+    # The auth API, as NestJS's test above: the dependency set (and install) of Next's PostgreSQL case.
+    answers = {**stack_answers("node-nextjs", 0), **DATA_LAYERS["postgresql"], "bundles": ["auth"]}
     project = copied(copie.copy(extra_answers={**answers, "projectName": "api"}))
     install_node_modules(project, real_folder=True)
     client = project / LAYOUTS["file-api"]["db.ts"]
