@@ -131,6 +131,9 @@ SPLIT: dict[str, list[str]] = {
     # NestJS (modular): the modules build the bank's and the blog's services as providers.
     "src/bank/create-bank.ts": ["src/bank/bank.module.ts"],
     "src/blog/create-blog.ts": ["src/blog/blog.module.ts"],
+    # Next.js (file-api): the custom server's edge answers the methods a path lacks, which the
+    # Next proxy (middleware) did; an edited proxy, kept, still runs.
+    "src/proxy.ts": ["src/lib/next-edge.ts"],
 }
 
 

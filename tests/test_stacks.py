@@ -308,7 +308,7 @@ SIGTERM_EXIT: dict[str, int] = {}
 DATABASE_CLOSED = "Database connection closed"
 LOGS_DATABASE_CLOSED = {"nestjs", "nextjs"}
 # The frameworks that answer another method on a record's path with 405 and the allowed ones
-# from the records (every one: Next.js in src/proxy.ts).
+# from the records (every one: Next.js in its custom server's edge, next-edge.ts).
 ALLOW_FROM_RECORDS = {"express", "hono", "nestjs", "nextjs"}
 
 

@@ -146,7 +146,12 @@ FRAMEWORK_EDITS = {
     ),
     "nextjs": (
         # PostgreSQL: the dependency set (and install) of tests/test_stacks.py's Next.js case.
-        {"framework": "nextjs", "architecture": "file-api", "databaseEngine": "postgresql", "databaseAdapter": "drizzle"},
+        {
+            "framework": "nextjs",
+            "architecture": "file-api",
+            "databaseEngine": "postgresql",
+            "databaseAdapter": "drizzle",
+        },
         LAYOUTS["file-api"]["health.route.ts"],
         'export const GET = withErrors(() => Response.json({ status: "ok", uptime: process.uptime() }));',
         ["", "/** The user's own method on the route. */", "export const HEAD = withErrors(() => new Response(null));"],

@@ -287,8 +287,6 @@ LAYOUTS: dict[str, dict[str, str]] = {
         # Next bundles each route apart: the services of the process, made once on first use.
         "current-services.ts": "src/current-services.ts",
         "openapi.route.ts": "src/app/api/v1/openapi.json/route.ts",
-        # Next runs it before routing a request (Next 16's name for middleware).
-        "proxy.ts": "src/proxy.ts",
         "repository-support.ts": "src/db/repository-support.ts",
     },
 }
