@@ -456,13 +456,14 @@ FRONT_END = "http://localhost:5173"
 
 def the_edge_holds(port: int) -> None:
     """The served edge: a request id (a safe one kept), the security headers, a listed origin's
-    preflight answered, an unlisted one's given no CORS header."""
+    preflight answered, an unlisted one's given no CORS header; no ETag."""
     request = urllib.request.Request(f"http://127.0.0.1:{port}/health", headers={"X-Request-Id": "probe-1"})
     with urllib.request.urlopen(request, timeout=10) as response:
         headers = response.headers
     assert headers.get("X-Request-Id") == "probe-1", dict(headers)
     assert headers.get("X-Content-Type-Options") == "nosniff" and headers.get("X-Frame-Options") == "DENY"
     assert headers.get("Cache-Control") == "no-store" and "X-Powered-By" not in headers, dict(headers)
+    assert "ETag" not in headers, dict(headers)  # no-store: a hash of each body would go unused
     for origin, expected in ((FRONT_END, FRONT_END), ("https://elsewhere.example", None)):
         preflight = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/v1/auth/sign-in",
