@@ -1544,6 +1544,7 @@ def test_next_keeps_one_database_connection_across_dev_reloads(copie):
     answers = {**stack_answers("node-nextjs", 0), **DATA_LAYERS["postgresql"], "bundles": ["auth"]}
     project = copied(copie.copy(extra_answers={**answers, "projectName": "api"}))
     install_node_modules(project, real_folder=True)
+    shutil.copy(project / ".env.example", project / ".env")  # the rest of the environment (JWT_SECRET)
     client = project / LAYOUTS["file-api"]["db.ts"]
     port = free_port()
     with FreshDatabase("postgresql") as name, dev_server(project, port, server_url("postgresql", name)):
