@@ -12,19 +12,23 @@
 // the generated project): what its own routing adds, which no code inside it can remove.
 // With `hono`, from Hono on the runtime that runs this file (Bun or Deno run it too). With
 // `prisma` after the framework (`bare` for none), the same queries the API sends through
-// Prisma, through the project's Prisma Client (prisma_floor.mjs): what Prisma adds.
-// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma]]`
+// Prisma, through the project's Prisma Client (prisma_floor.mjs): what Prisma adds; with
+// `drizzle`, the API's selects through Drizzle on the project's tables (drizzle_floor.mjs).
+// `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma|drizzle]]`
 // with the generated project as the working directory (its pg). SIGTERM stops it.
 import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";
+import { openDrizzle, reads as drizzleReads } from "./drizzle_floor.mjs";
 import { openPrisma, reads as prismaReads } from "./prisma_floor.mjs";
 
 const [port, url, jwtSecret, issuer, framework, dataLayer] = process.argv.slice(2);
 const require = createRequire(`${process.cwd()}/package.json`);
 // A pool of 10, as the API's (pg.Pool's default).
 const pool = new (require("pg").Pool)({ connectionString: url, max: 10 });
-const prisma = dataLayer === "prisma" ? await openPrisma(url) : null;
+// The data layer's own floor (its client beside the pool): Prisma's or Drizzle's, else plain pg.
+const ormOpened = { prisma: openPrisma, drizzle: openDrizzle }[dataLayer];
+const orm = ormOpened ? await ormOpened(url) : null;
 const verifiedClaims = accessTokenCheck(jwtSecret, issuer);
 const PAGE = 20;
 
@@ -85,23 +89,23 @@ async function me(authorization) {
   return [200, { user: { _id: String(id), name, email, avatar, role, isEmailVerified } }];
 }
 
-const throughPrisma = prisma && prismaReads(prisma);
+const throughOrm = orm && (dataLayer === "prisma" ? prismaReads : drizzleReads)(orm);
 
 serveFloor(
   framework,
   {
-    "GET /api/v1/posts": throughPrisma ? throughPrisma.posts : posts,
+    "GET /api/v1/posts": throughOrm ? throughOrm.posts : posts,
     "GET /api/v1/auth/me": (request) => {
-      if (!throughPrisma) {
+      if (!throughOrm) {
         return me(request.headers.authorization);
       }
       const claims = verifiedClaims(request.headers.authorization);
-      return claims ? throughPrisma.me(claims) : [401, { message: "unauthenticated" }];
+      return claims ? throughOrm.me(claims) : [401, { message: "unauthenticated" }];
     },
   },
   port,
   async () => {
-    await prisma?.close();
+    await orm?.close();
     await pool.end();
   },
 );

@@ -14,8 +14,8 @@ for SECONDS each with CONCURRENCY requests in flight, read_load.mjs sends `GET /
 read) to the API and to the floor (read_floor.mjs: the statements the API sends, with plain
 pg, each prepared once per connection, behind a bare node:http server with no framework and no edge), and to the
 stack's own floors (transfer_speed.own_floors: the same answers from the pairing's runtime, its
-framework, and on Prisma pairings through the project's Prisma Client with the API's queries:
-what each of them costs). Each request carries a
+framework, and through its data layer, the project's Prisma Client or Drizzle on the project's
+tables, with the API's queries: what each of them costs). Each request carries a
 random user's access token and a browser's Origin (the API's CORS answers it). The script
 prints requests per second for each path on each server, the API's ratio to the floor, the
 mean size of the answers (the floor answers in the API's shape) and the CPU each part used

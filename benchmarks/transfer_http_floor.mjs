@@ -16,20 +16,25 @@
 // - Hono: the same work in one Hono route, on the server of the runtime that runs this file.
 // - Prisma: any of these with the session's query and the transfer through the project's Prisma
 //   Client (prisma_floor.mjs): what Prisma adds, on Prisma pairings.
-// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma]]]`;
+// - Drizzle: the same through Drizzle on the project's tables (drizzle_floor.mjs): what Drizzle
+//   adds, on Drizzle pairings.
+// `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma|drizzle]]]`;
 // the secret and issuer (the project's name) make it the authenticated floor, a framework
-// that framework's floor (from the generated project's folder), `prisma` last Prisma's. SIGTERM
+// that framework's floor (from the generated project's folder), `prisma` or `drizzle` last that
+// data layer's. SIGTERM
 // stops it. Bun and Deno (`deno run -A`) run it too: the runtime's own floor on their pairings.
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";
+import * as drizzleFloor from "./drizzle_floor.mjs";
 import * as prismaFloor from "./prisma_floor.mjs";
 import * as sqlFloor from "./transfer_sql.mjs";
 
 const [port, url, jwtSecret, issuer, framework, dataLayer] = process.argv.slice(2);
-const throughPrisma = dataLayer === "prisma";
-const database = throughPrisma ? await prismaFloor.openPrisma(url) : sqlFloor.openDatabase(url);
-const transfer = throughPrisma ? prismaFloor.transfer : sqlFloor.transfer;
-const sessionIsActive = throughPrisma ? (claims) => prismaFloor.sessionIsActive(database, claims) : sessionIsActiveInSql;
+// The data layer's own floor (Prisma's or Drizzle's), else plain SQL.
+const ormFloor = { prisma: prismaFloor, drizzle: drizzleFloor }[dataLayer];
+const database = ormFloor ? await (ormFloor.openPrisma ?? ormFloor.openDrizzle)(url) : sqlFloor.openDatabase(url);
+const transfer = ormFloor ? ormFloor.transfer : sqlFloor.transfer;
+const sessionIsActive = ormFloor ? (claims) => ormFloor.sessionIsActive(database, claims) : sessionIsActiveInSql;
 const verifiedClaims = jwtSecret ? accessTokenCheck(jwtSecret, issuer) : null;
 
 async function sessionIsActiveInSql(claims) {
@@ -55,4 +60,4 @@ async function answer(request, body) {
   return [completed ? 201 : 422, { completed }];
 }
 
-serveFloor(framework, { "POST /api/v1/transfers": answer }, port, () => (throughPrisma ? database.close() : database.pool.end()));
+serveFloor(framework, { "POST /api/v1/transfers": answer }, port, () => (ormFloor ? database.close() : database.pool.end()));

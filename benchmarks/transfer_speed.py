@@ -15,10 +15,12 @@ cost), and to the stack's own floors (own_floors): on Bun and Deno pairings the 
 floor run by that runtime, so the runtime's own share shows; the framework's floor, the
 authenticated floor's work from one Express route, one NestJS controller, Next.js route
 handlers (under `next start`, and under a custom server as the project's) or one Hono route on
-the runtime's own server, so the framework's own share shows; on Prisma pairings, Prisma's
-floor, the same statements through the project's Prisma Client in an interactive transaction
-(prisma_floor.mjs), bare and in the stack's floors, so Prisma's own share shows. The script
-prints the API's ratio to each. Random pairs, a fifth of them to three hot accounts. The script prints transfers per
+the runtime's own server, so the framework's own share shows; and the data layer's floor:
+on Prisma pairings the same statements through the project's Prisma Client in an interactive
+transaction (prisma_floor.mjs), on Drizzle pairings through Drizzle's query builder on the
+project's tables in `db.transaction` (drizzle_floor.mjs), bare and in each of the stack's
+floors (`Express floor, Drizzle`: the floor of the stack's framework and data layer), so the
+data layer's own share shows. The script prints the API's ratio to each. Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
 each part used per transfer, and whether the ledger's invariants held at the end (no customer
 balance below zero, every balance equal to its ledger, every currency's ledger summing to
@@ -63,6 +65,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -518,18 +521,42 @@ def own_floors(
     """The stack's own floors beside the authenticated one: {name: (runtime, the floor's
     arguments after the authenticated floor's)}. The runtime's on Bun and Deno (the
     authenticated floor run by it), the framework's (its cost: the authenticated floor in one
-    route of it, run by the pairing's runtime), and on Prisma pairings Prisma's: the authenticated floor through the project's Prisma
-    Client (prisma_floor.mjs), and each of the stack's floors through it too."""
-    _, runtime, framework, adapter = pairing
+    route of it, run by the pairing's runtime), and its data layer's: the authenticated floor
+    through the project's Prisma Client (prisma_floor.mjs) or through Drizzle on the project's
+    tables (drizzle_floor.mjs), and each of the stack's floors through it too (the floor of its
+    framework and data layer)."""
+    engine, runtime, framework, adapter = pairing
     floors: dict[str, tuple[str, list[str]]] = {}
     if runtime != "node":
         floors[f"{runtime.capitalize()} floor"] = (runtime, [])
     floors |= {name: (runtime, [mode]) for name, mode in framework_floors(project, framework, env).items()}
-    if adapter == "prisma":
-        floors |= {f"{name}, Prisma": (on, [*(mode or ["bare"]), "prisma"]) for name, (on, mode) in floors.items()}
-        if runtime == "node":  # elsewhere, the runtime's floor through Prisma is the bare one
-            floors["Prisma floor"] = ("node", ["bare", "prisma"])
+    if adapter == "drizzle":
+        drizzle_floor_bundle(project, engine, env)
+    layer = {"prisma": "Prisma", "drizzle": "Drizzle"}[adapter]
+    floors |= {f"{name}, {layer}": (on, [*(mode or ["bare"]), adapter]) for name, (on, mode) in floors.items()}
+    if runtime == "node":  # elsewhere, the runtime's floor through the data layer is the bare one
+        floors[f"{layer} floor"] = ("node", ["bare", adapter])
     return floors
+
+
+def drizzle_floor_bundle(project: Path, engine: str, env: dict[str, str]) -> None:
+    """drizzle-floor.mjs in the project's folder, for Drizzle's floor (drizzle_floor.mjs): the
+    project's tables (the schema its drizzle.config.ts names), Drizzle's operators and its
+    driver's drizzle(), one ES module bundled by the project's esbuild (drizzle-kit's), its
+    packages left to the project's node_modules: every runtime imports it as it is."""
+    config = (project / "drizzle.config.ts").read_text()
+    schema = re.search(r'schema: "([^"]+)"', config)
+    if not schema:
+        raise RuntimeError(f"{project / 'drizzle.config.ts'} names no schema")
+    driver = "mysql2" if engine == "mysql" else "node-postgres"
+    (project / "drizzle-floor.ts").write_text(
+        f'export * from "{schema.group(1)}";\n'
+        'export { and, asc, count, desc, eq, gt, inArray, sql } from "drizzle-orm";\n'
+        f'export {{ drizzle }} from "drizzle-orm/{driver}";\n'
+    )
+    esbuild = str(project / "node_modules" / ".bin" / "esbuild")
+    bundle = ["--bundle", "--platform=node", "--format=esm", "--packages=external", "--log-level=warning"]
+    run([esbuild, "drizzle-floor.ts", *bundle, "--outfile=drizzle-floor.mjs"], project, env)
 
 
 def own_floor_ratio_lines(rates: dict[str, float]) -> list[str]:
