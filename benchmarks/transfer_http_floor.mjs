@@ -21,8 +21,8 @@
 // `node transfer_http_floor.mjs <port> <database url> [<JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma|drizzle]]]`;
 // the secret and issuer (the project's name) make it the authenticated floor, a framework
 // that framework's floor (from the generated project's folder), `prisma` or `drizzle` last that
-// data layer's. SIGTERM
-// stops it. Bun and Deno (`deno run -A`) run it too: the runtime's own floor on their pairings.
+// data layer's. SIGTERM stops it. Bun and Deno (`deno run -A`) run it too: the runtime's own
+// floor on their pairings.
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";
 import * as drizzleFloor from "./drizzle_floor.mjs";

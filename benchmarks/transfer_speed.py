@@ -17,8 +17,8 @@ authenticated floor's work from one Express route, one NestJS controller, Next.j
 handlers (under `next start`, and under a custom server as the project's) or one Hono route on
 the runtime's own server, so the framework's own share shows; and the data layer's floor:
 on Prisma pairings the same statements through the project's Prisma Client in an interactive
-transaction (prisma_floor.mjs), on Drizzle pairings through Drizzle's query builder on the
-project's tables in `db.transaction` (drizzle_floor.mjs), bare and in each of the stack's
+transaction (prisma_floor.mjs), on Drizzle pairings through Drizzle on the project's tables,
+each statement prepared as the API's (drizzle_floor.mjs), bare and in each of the stack's
 floors (`Express floor, Drizzle`: the floor of the stack's framework and data layer), so the
 data layer's own share shows. The script prints the API's ratio to each. Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
