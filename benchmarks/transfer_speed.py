@@ -530,6 +530,11 @@ def own_floors(
     if runtime != "node":
         floors[f"{runtime.capitalize()} floor"] = (runtime, [])
     floors |= {name: (runtime, [mode]) for name, mode in framework_floors(project, framework, env).items()}
+    if adapter == "drizzle" and runtime == "deno":
+        # The bundle imports Drizzle by its bare name, and Deno resolves only the names the
+        # project's deno.json maps ('Import "drizzle-orm/node-postgres" not a dependency').
+        print("    no Drizzle floor on Deno: it cannot import the bundled schema's packages", flush=True)
+        return floors
     if adapter == "drizzle":
         drizzle_floor_bundle(project, engine, env)
     layer = {"prisma": "Prisma", "drizzle": "Drizzle"}[adapter]
