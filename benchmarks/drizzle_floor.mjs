@@ -15,18 +15,13 @@
 // The tables, Drizzle and its driver come from the project (drizzle-floor.mjs in its folder,
 // bundled by the benchmark from its schema: transfer_speed.drizzle_floor_bundle), so this floor
 // runs the project's own table definitions with the project's Drizzle.
-import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { openDatabase, RETRYABLE } from "./transfer_sql.mjs";
 
-/** Drizzle over a pool of 10, as the API's (pg.Pool's default, and mysql2's as the API makes it). */
+/** Drizzle over the baseline's pool of 10 (transfer_sql.mjs), as the API's. */
 export async function openDrizzle(url) {
-  const cwd = process.cwd();
-  const require = createRequire(`${cwd}/package.json`);
-  const orm = await import(pathToFileURL(`${cwd}/drizzle-floor.mjs`).href);
-  const mysql = url.startsWith("mysql");
-  const pool = mysql
-    ? require("mysql2/promise").createPool({ uri: url, connectionLimit: 10, trace: false })
-    : new (require("pg").Pool)({ connectionString: url, max: 10 });
+  const orm = await import(pathToFileURL(`${process.cwd()}/drizzle-floor.mjs`).href);
+  const { mysql, pool } = openDatabase(url);
   const db = mysql ? orm.drizzle(pool, { mode: "default" }) : orm.drizzle(pool);
   // A prepared query: by name on PostgreSQL; mysql2 keeps one by its text.
   const prepared = (query, name) => (mysql ? query.prepare() : query.prepare(name));
@@ -124,9 +119,6 @@ async function inTransaction(database, work) {
   }
 }
 
-/** PostgreSQL's and MariaDB's deadlock and serialization failures: the transaction runs again. */
-const RETRYABLE = new Set(["40P01", "40001", "ER_LOCK_DEADLOCK"]);
-
 /** Moves 1.00 from one account to another; true when it completed, false when refused. */
 export async function transfer(database, from, to, key) {
   const fromId = Number(from);
@@ -162,7 +154,7 @@ export async function transfer(database, from, to, key) {
     try {
       return await inTransaction(database, work);
     } catch (error) {
-      // Drizzle wraps the driver's error (its cause).
+      // Drizzle wraps the driver's error (its cause); the baseline's codes run again.
       if (!RETRYABLE.has((error?.cause ?? error)?.code) || attempt === 5) {
         throw error;
       }

@@ -27,8 +27,8 @@ const require = createRequire(`${process.cwd()}/package.json`);
 // A pool of 10, as the API's (pg.Pool's default).
 const pool = new (require("pg").Pool)({ connectionString: url, max: 10 });
 // The data layer's own floor (its client beside the pool): Prisma's or Drizzle's, else plain pg.
-const ormOpened = { prisma: openPrisma, drizzle: openDrizzle }[dataLayer];
-const orm = ormOpened ? await ormOpened(url) : null;
+const ormFloor = { prisma: { open: openPrisma, reads: prismaReads }, drizzle: { open: openDrizzle, reads: drizzleReads } }[dataLayer];
+const orm = ormFloor ? await ormFloor.open(url) : null;
 const verifiedClaims = accessTokenCheck(jwtSecret, issuer);
 const PAGE = 20;
 
@@ -89,7 +89,7 @@ async function me(authorization) {
   return [200, { user: { _id: String(id), name, email, avatar, role, isEmailVerified } }];
 }
 
-const throughOrm = orm && (dataLayer === "prisma" ? prismaReads : drizzleReads)(orm);
+const throughOrm = orm && ormFloor.reads(orm);
 
 serveFloor(
   framework,

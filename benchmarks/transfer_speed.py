@@ -537,7 +537,7 @@ def own_floors(
         return floors
     if adapter == "drizzle":
         drizzle_floor_bundle(project, engine, env)
-    layer = {"prisma": "Prisma", "drizzle": "Drizzle"}[adapter]
+    layer = adapter.capitalize()
     floors |= {f"{name}, {layer}": (on, [*(mode or ["bare"]), adapter]) for name, (on, mode) in floors.items()}
     if runtime == "node":  # elsewhere, the runtime's floor through the data layer is the bare one
         floors[f"{layer} floor"] = ("node", ["bare", adapter])

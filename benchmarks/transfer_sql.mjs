@@ -20,6 +20,9 @@ export function openDatabase(url) {
   return { mysql, pool };
 }
 
+/** PostgreSQL's and MariaDB's deadlock and serialization failures: the transaction runs again. */
+export const RETRYABLE = new Set(["40P01", "40001", "ER_LOCK_DEADLOCK"]);
+
 async function inTransaction({ mysql, pool }, work) {
   const client = mysql ? await pool.getConnection() : await pool.connect();
   // `name`: a statement prepared once per connection; none for BEGIN, COMMIT and ROLLBACK.
@@ -38,8 +41,7 @@ async function inTransaction({ mysql, pool }, work) {
         return result;
       } catch (error) {
         await query(null, "rollback");
-        const retry = ["40P01", "40001", "ER_LOCK_DEADLOCK"].includes(error.code);
-        if (!retry || attempt === 5) {
+        if (!RETRYABLE.has(error.code) || attempt === 5) {
           throw error;
         }
       }
