@@ -200,6 +200,7 @@ LAYOUTS: dict[str, dict[str, str]] = {
         "rate-limit.api-table.ts": "src/database/rate-limit.api-table.ts",
         "http-edge.ts": "src/common/http-edge.ts",
         "nest-logger.ts": "src/common/nest-logger.ts",
+        "nest-edge.ts": "src/common/nest-edge.ts",
         "health.module.ts": "src/health/health.module.ts",
         "health.controller.ts": "src/health/health.controller.ts",
         # The domain APIs: shared pieces in src/common and src/api, each API in its module.
