@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -206,8 +207,20 @@ def run(
     )
     log_seconds(started, " ".join(cmd)[:120])
     if done.returncode != 0:
-        pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{done.stdout}\n{done.stderr}")
+        pytest.fail(f"{' '.join(cmd)} exited {done.returncode} in {cwd}\n{failure_output(done.stdout + done.stderr)}")
     return done.stdout + done.stderr if with_stderr else done.stdout
+
+
+# A passed test's line in vitest's and bun's reports, and a terminal's colour codes.
+PASSED_LINE = re.compile(r"^\s*(✓|\(pass\))")
+COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def failure_output(output: str) -> str:
+    """A failed command's output without colours and without the lines of passed tests: what
+    failed comes first, where a CI log's excerpt still shows it."""
+    lines = COLOUR.sub("", output).splitlines()
+    return "\n".join(line for line in lines if not PASSED_LINE.match(line))
 
 
 def log_seconds(started: float, what: str) -> None:
@@ -217,6 +230,29 @@ def log_seconds(started: float, what: str) -> None:
         with open(TIMINGS, "a") as log:
             test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
             log.write(f"{time.monotonic() - started:.1f}\t{test}\t{what}\n")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """With STACKWRIGHT_TIMINGS, each test's whole seconds, and the CPU seconds of its process
+    and the children it waited for (on two cores, CPU is what the suite's time is made of)."""
+    if not TIMINGS:
+        return (yield)
+    started = time.monotonic()
+    cpu_before = cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        log_seconds(started, "[test]")
+        with open(TIMINGS, "a") as log:
+            log.write(f"{cpu_seconds() - cpu_before:.1f}\t{item.nodeid}\t[test cpu]\n")
+
+
+def cpu_seconds() -> float:
+    return sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    )
 
 
 @contextlib.contextmanager

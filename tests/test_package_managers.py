@@ -31,6 +31,7 @@ from conftest import (
     CACHE,
     NPM_CACHE,
     commit_all,
+    failure_output,
     git,
     npm_tool,
     render,
@@ -109,7 +110,7 @@ def run_tool(
 def check(done: subprocess.CompletedProcess[str], project: Path) -> str:
     output = done.stdout + done.stderr
     if done.returncode != 0:
-        pytest.fail(f"{' '.join(done.args)} exited {done.returncode} in {project}\n{output}")
+        pytest.fail(f"{' '.join(done.args)} exited {done.returncode} in {project}\n{failure_output(output)}")
     return output
 
 

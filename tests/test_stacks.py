@@ -49,6 +49,7 @@ from conftest import (
     _server_up,
     assert_api_tests_ran,
     copied,
+    failure_output,
     free_port,
     get_json,
     install_node_modules,
@@ -970,7 +971,7 @@ def run_as_developer(command: list[str], project: Path, env: dict[str, str]) -> 
     """Run a command in exactly `env` (conftest.run adds this process's own, CI's among them)."""
     done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600, check=False)
     if done.returncode != 0:
-        pytest.fail(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+        pytest.fail(f"{' '.join(command)} exited {done.returncode}:\n{failure_output(done.stdout + done.stderr)}")
     return done.stdout + done.stderr
 
 
