@@ -331,28 +331,31 @@ def type_check(project: Path) -> None:
 
 
 def type_check_together(root: Path, projects: list[Path]) -> None:
-    """`tsc --noEmit` over every project in one program (one compiler start, the shared
-    packages' types read once), each project's files under its own compiler options; those of
-    projects whose tsconfig differs from the first's are checked alone."""
-    if not projects:
-        return
+    """`tsc --noEmit` over the projects (children of `root`) in as few programs as their
+    tsconfigs allow: one per tsconfig text (one compiler start, the shared packages' types read
+    once), each project's files under its own compiler options; a project alone in its group is
+    checked as its own `typecheck` checks it."""
+    groups: dict[str, list[Path]] = {}
     for project in projects:
         write_the_client(project)
-    first = (projects[0] / "tsconfig.json").read_text()
-    alike = [p for p in projects if (p / "tsconfig.json").read_text() == first]
-    for project in projects:
-        if project not in alike:
-            type_check(project)
-    # Every folder the project's own tsconfig includes, and the types it names from one node_modules.
-    include = json.loads(first)["include"]
-    config = {
-        "extends": f"./{alike[0].name}/tsconfig.json",
-        "include": [f"{p.name}/{i}" for p in alike for i in include],
-    }
-    (root / "tsconfig.json").write_text(json.dumps(config))
-    if not (root / "node_modules").exists():
-        (root / "node_modules").symlink_to((alike[0] / "node_modules").resolve(), target_is_directory=True)
-    run(["npx", "--no-install", "tsc", "--noEmit", "-p", "."], cwd=root)
+        groups.setdefault((project / "tsconfig.json").read_text(), []).append(project)
+    for number, (tsconfig, group) in enumerate(groups.items()):
+        if len(group) == 1:
+            run(["npx", "--no-install", "tsc", "--noEmit"], cwd=group[0])
+            continue
+        # A folder of its own beside the projects: every folder their tsconfig includes, and the
+        # types it names from the first one's node_modules.
+        program = root / f".tsc-{number}"
+        program.mkdir(exist_ok=True)
+        include = json.loads(tsconfig)["include"]
+        config = {
+            "extends": f"../{group[0].name}/tsconfig.json",
+            "include": [f"../{p.name}/{i}" for p in group for i in include],
+        }
+        (program / "tsconfig.json").write_text(json.dumps(config))
+        if not (program / "node_modules").exists():
+            (program / "node_modules").symlink_to((group[0] / "node_modules").resolve(), target_is_directory=True)
+        run(["npx", "--no-install", "tsc", "--noEmit", "-p", "."], cwd=program)
 
 
 def npm_tool(package: str, version: str, *others: str) -> Path:
