@@ -12,15 +12,14 @@
 // id order, the key claimed by the transaction row, both ledger entries in one insert, both
 // balances in one update. What the API costs beyond this floor in a framework's floor is its
 // own: validation, the services, the edge, the views.
-// The tables, Drizzle and its driver come from the project (drizzle-floor.mjs in its folder,
+// The tables, Drizzle and its driver come from the project (drizzle-floor.cjs in its folder,
 // bundled by the benchmark from its schema: transfer_speed.drizzle_floor_bundle), so this floor
 // runs the project's own table definitions with the project's Drizzle.
-import { pathToFileURL } from "node:url";
-import { openDatabase, RETRYABLE } from "./transfer_sql.mjs";
+import { openDatabase, projectRequire, RETRYABLE } from "./transfer_sql.mjs";
 
 /** Drizzle over the baseline's pool of 10 (transfer_sql.mjs), as the API's. */
 export async function openDrizzle(url) {
-  const orm = await import(pathToFileURL(`${process.cwd()}/drizzle-floor.mjs`).href);
+  const orm = projectRequire("./drizzle-floor.cjs");
   const { mysql, pool } = openDatabase(url);
   const db = mysql ? orm.drizzle(pool, { mode: "default" }) : orm.drizzle(pool);
   // A prepared query: by name on PostgreSQL; mysql2 keeps one by its text.

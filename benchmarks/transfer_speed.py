@@ -530,11 +530,6 @@ def own_floors(
     if runtime != "node":
         floors[f"{runtime.capitalize()} floor"] = (runtime, [])
     floors |= {name: (runtime, [mode]) for name, mode in framework_floors(project, framework, env).items()}
-    if adapter == "drizzle" and runtime == "deno":
-        # The bundle imports Drizzle by its bare name, and Deno resolves only the names the
-        # project's deno.json maps ('Import "drizzle-orm/node-postgres" not a dependency').
-        print("    no Drizzle floor on Deno: it cannot import the bundled schema's packages", flush=True)
-        return floors
     if adapter == "drizzle":
         drizzle_floor_bundle(project, engine, env)
     layer = adapter.capitalize()
@@ -545,10 +540,12 @@ def own_floors(
 
 
 def drizzle_floor_bundle(project: Path, engine: str, env: dict[str, str]) -> None:
-    """drizzle-floor.mjs in the project's folder, for Drizzle's floor (drizzle_floor.mjs): the
+    """drizzle-floor.cjs in the project's folder, for Drizzle's floor (drizzle_floor.mjs): the
     project's tables (the schema its drizzle.config.ts names), Drizzle's operators and its
-    driver's drizzle(), one ES module bundled by the project's esbuild (drizzle-kit's), its
-    packages left to the project's node_modules: every runtime imports it as it is."""
+    driver's drizzle(), one CommonJS module bundled by the project's esbuild (drizzle-kit's), its
+    packages left to the project's node_modules: every runtime requires it from the project's
+    folder as the floors require pg and mysql2 (Deno resolves a bare ES import only from the
+    importing module's own package.json, which the bundle has none of)."""
     config = (project / "drizzle.config.ts").read_text()
     schema = re.search(r'schema: "([^"]+)"', config)
     if not schema:
@@ -560,8 +557,8 @@ def drizzle_floor_bundle(project: Path, engine: str, env: dict[str, str]) -> Non
         f'export {{ drizzle }} from "drizzle-orm/{driver}";\n'
     )
     esbuild = str(project / "node_modules" / ".bin" / "esbuild")
-    bundle = ["--bundle", "--platform=node", "--format=esm", "--packages=external", "--log-level=warning"]
-    run([esbuild, "drizzle-floor.ts", *bundle, "--outfile=drizzle-floor.mjs"], project, env)
+    bundle = ["--bundle", "--platform=node", "--format=cjs", "--packages=external", "--log-level=warning"]
+    run([esbuild, "drizzle-floor.ts", *bundle, "--outfile=drizzle-floor.cjs"], project, env)
 
 
 def own_floor_ratio_lines(rates: dict[str, float]) -> list[str]:

@@ -8,15 +8,17 @@
 // serves it over bare HTTP.
 import { createRequire } from "node:module";
 
-const require = createRequire(`${process.cwd()}/package.json`);
+/** `require` from the generated project's folder: its packages, on every runtime (Deno too,
+ * which resolves a bare import only from a module's own package.json). */
+export const projectRequire = createRequire(`${process.cwd()}/package.json`);
 
 /** A pool of 10, as the API's: pg.Pool's default, and a mysql2 pool of 10 that, as the API's,
  * captures no stack per query (trace: false). */
 export function openDatabase(url) {
   const mysql = url.startsWith("mysql");
   const pool = mysql
-    ? require("mysql2/promise").createPool({ uri: url, connectionLimit: 10, trace: false })
-    : new (require("pg").Pool)({ connectionString: url, max: 10 });
+    ? projectRequire("mysql2/promise").createPool({ uri: url, connectionLimit: 10, trace: false })
+    : new (projectRequire("pg").Pool)({ connectionString: url, max: 10 });
   return { mysql, pool };
 }
 
