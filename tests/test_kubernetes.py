@@ -105,7 +105,7 @@ def checkov_summaries(*manifests: Path) -> dict[Path, dict]:
         check=False,
     )
     report = json.loads(done.stdout)
-    checks = {kind: [c for c in report["results"][kind]] for kind in ("passed_checks", "failed_checks")}
+    checks = {kind: report["results"][kind] for kind in ("passed_checks", "failed_checks")}
     summaries = {}
     for path in manifests:
         of_file = {kind: [c for c in found if c["file_abs_path"] == str(path)] for kind, found in checks.items()}
