@@ -18,7 +18,7 @@
 import { openDatabase, projectRequire, RETRYABLE } from "./transfer_sql.mjs";
 
 /** Drizzle over the baseline's pool of 10 (transfer_sql.mjs), as the API's. */
-export async function openDrizzle(url) {
+export async function open(url) {
   const orm = projectRequire("./drizzle-floor.cjs");
   const { mysql, pool } = openDatabase(url);
   const db = mysql ? orm.drizzle(pool, { mode: "default" }) : orm.drizzle(pool);

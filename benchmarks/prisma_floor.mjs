@@ -13,20 +13,19 @@
 // The client is the project's: its build's `dist/generated/prisma/client.js`, or, where the
 // project has no build (Bun and Deno run TypeScript), `src/generated/prisma/client.ts`.
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { openDatabase, projectRequire } from "./transfer_sql.mjs";
 
 /** The project's Prisma Client over a pool of 10, as the API's (pg.Pool's and mariadb's default). */
-export async function openPrisma(url) {
+export async function open(url) {
   const cwd = process.cwd();
-  const require = createRequire(`${cwd}/package.json`);
   const built = `${cwd}/dist/generated/prisma/client.js`;
   const client = existsSync(built) ? built : `${cwd}/src/generated/prisma/client.ts`;
   const { PrismaClient, Prisma } = await import(pathToFileURL(client).href);
   const mysql = url.startsWith("mysql");
   let adapter;
   if (mysql) {
-    const { PrismaMariaDb } = require("@prisma/adapter-mariadb");
+    const { PrismaMariaDb } = projectRequire("@prisma/adapter-mariadb");
     const { hostname, port, username, password, pathname } = new URL(url);
     adapter = new PrismaMariaDb({
       host: hostname,
@@ -37,8 +36,8 @@ export async function openPrisma(url) {
       connectionLimit: 10,
     });
   } else {
-    const { PrismaPg } = require("@prisma/adapter-pg");
-    adapter = new PrismaPg(new (require("pg").Pool)({ connectionString: url, max: 10 }));
+    const { PrismaPg } = projectRequire("@prisma/adapter-pg");
+    adapter = new PrismaPg(openDatabase(url).pool);
   }
   const prisma = new PrismaClient({ adapter });
   return { prisma, Prisma, mysql, close: () => prisma.$disconnect() };

@@ -16,18 +16,17 @@
 // `drizzle`, the API's selects through Drizzle on the project's tables (drizzle_floor.mjs).
 // `node read_floor.mjs <port> <database url> <JWT_SECRET> <issuer> [bare|express|nestjs|nextjs|nextjs-custom|hono [prisma|drizzle]]`
 // with the generated project as the working directory (its pg). SIGTERM stops it.
-import { createRequire } from "node:module";
 import { accessTokenCheck } from "./access_token.mjs";
 import { serveFloor } from "./floor_server.mjs";
-import { openDrizzle, reads as drizzleReads } from "./drizzle_floor.mjs";
-import { openPrisma, reads as prismaReads } from "./prisma_floor.mjs";
+import * as drizzleFloor from "./drizzle_floor.mjs";
+import * as prismaFloor from "./prisma_floor.mjs";
+import { openDatabase } from "./transfer_sql.mjs";
 
 const [port, url, jwtSecret, issuer, framework, dataLayer] = process.argv.slice(2);
-const require = createRequire(`${process.cwd()}/package.json`);
 // A pool of 10, as the API's (pg.Pool's default).
-const pool = new (require("pg").Pool)({ connectionString: url, max: 10 });
+const { pool } = openDatabase(url);
 // The data layer's own floor (its client beside the pool): Prisma's or Drizzle's, else plain pg.
-const ormFloor = { prisma: { open: openPrisma, reads: prismaReads }, drizzle: { open: openDrizzle, reads: drizzleReads } }[dataLayer];
+const ormFloor = { prisma: prismaFloor, drizzle: drizzleFloor }[dataLayer];
 const orm = ormFloor ? await ormFloor.open(url) : null;
 const verifiedClaims = accessTokenCheck(jwtSecret, issuer);
 const PAGE = 20;

@@ -31,9 +31,8 @@ import * as sqlFloor from "./transfer_sql.mjs";
 
 const [port, url, jwtSecret, issuer, framework, dataLayer] = process.argv.slice(2);
 // The data layer's own floor (Prisma's or Drizzle's), else plain SQL.
-const ormFloors = { prisma: [prismaFloor, prismaFloor.openPrisma], drizzle: [drizzleFloor, drizzleFloor.openDrizzle] };
-const [ormFloor, ormOpen] = ormFloors[dataLayer] ?? [];
-const database = ormFloor ? await ormOpen(url) : sqlFloor.openDatabase(url);
+const ormFloor = { prisma: prismaFloor, drizzle: drizzleFloor }[dataLayer];
+const database = ormFloor ? await ormFloor.open(url) : sqlFloor.openDatabase(url);
 const transfer = ormFloor ? ormFloor.transfer : sqlFloor.transfer;
 const sessionIsActive = ormFloor ? (claims) => ormFloor.sessionIsActive(database, claims) : sessionIsActiveInSql;
 const verifiedClaims = jwtSecret ? accessTokenCheck(jwtSecret, issuer) : null;
