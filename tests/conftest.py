@@ -226,14 +226,19 @@ def failure_output(output: str) -> str:
 def log_seconds(started: float, what: str) -> None:
     """With STACKWRIGHT_TIMINGS, where the suite's time goes: the seconds since `started`, the
     test and what took them (a command, or a [step])."""
+    log_timing(time.monotonic() - started, what)
+
+
+def log_timing(seconds: float, what: str) -> None:
+    """With STACKWRIGHT_TIMINGS, a line of `seconds`, the current test and `what` took them."""
     if TIMINGS:
         with open(TIMINGS, "a") as log:
             test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
-            log.write(f"{time.monotonic() - started:.1f}\t{test}\t{what}\n")
+            log.write(f"{seconds:.1f}\t{test}\t{what}\n")
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+def pytest_runtest_call() -> Iterator[None]:
     """With STACKWRIGHT_TIMINGS, each test's whole seconds, and the CPU seconds of its process
     and the children it waited for (on two cores, CPU is what the suite's time is made of)."""
     if not TIMINGS:
@@ -244,8 +249,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         return (yield)
     finally:
         log_seconds(started, "[test]")
-        with open(TIMINGS, "a") as log:
-            log.write(f"{cpu_seconds() - cpu_before:.1f}\t{item.nodeid}\t[test cpu]\n")
+        log_timing(cpu_seconds() - cpu_before, "[test cpu]")
 
 
 def cpu_seconds() -> float:
@@ -337,12 +341,13 @@ def type_check_together(root: Path, projects: list[Path]) -> None:
     checked as its own `typecheck` checks it."""
     groups: dict[str, list[Path]] = {}
     for project in projects:
-        write_the_client(project)
         groups.setdefault((project / "tsconfig.json").read_text(), []).append(project)
     for number, (tsconfig, group) in enumerate(groups.items()):
         if len(group) == 1:
-            run(["npx", "--no-install", "tsc", "--noEmit"], cwd=group[0])
+            type_check(group[0])
             continue
+        for project in group:
+            write_the_client(project)
         # A folder of its own beside the projects: every folder their tsconfig includes, and the
         # types it names from the first one's node_modules.
         program = root / f".tsc-{number}"
