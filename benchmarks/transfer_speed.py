@@ -55,6 +55,11 @@ exporting every request's spans and the metrics over OTLP/HTTP to otlp_sink.mjs,
 collector that keeps only counts), on the same database, measured in turn with the rest: the
 script prints tracing's cost (API traced / API - 1) and how much the collector received.
 
+STACKWRIGHT_PROFILE=/path/to/folder profiles the servers run by Node (the APIs and the floors):
+each writes V8's CPU profile (`--cpu-prof`) into a subfolder named after it when it stops, which
+`node benchmarks/profile_summary.mjs FOLDER...` sums up by where the time goes. Profiling slows
+them: the rates of such a run are not comparable with others.
+
 STACKWRIGHT_BEFORE=/path/to/checkout serves a project rendered from that checkout (a commit
 before a change) beside, on its own database seeded alike, measured in turn with the rest in
 each round, so the two share the machine's state; the script prints the change's gain.
@@ -94,6 +99,8 @@ OTHER_STACKS = [("node", "nestjs"), ("node", "nextjs"), ("deno", "hono")]
 TEMPLATE = Path(os.environ.get("STACKWRIGHT_TEMPLATE") or REPO).resolve()
 # A checkout of a commit before a change, served beside in the same run (the docstring).
 BEFORE = Path(os.environ["STACKWRIGHT_BEFORE"]).resolve() if os.environ.get("STACKWRIGHT_BEFORE") else None
+# Where the servers run by Node write their CPU profiles, if anywhere (the docstring).
+PROFILE = Path(os.environ["STACKWRIGHT_PROFILE"]).resolve() if os.environ.get("STACKWRIGHT_PROFILE") else None
 # The pairings with a goal (the API at GOAL x the authenticated floor at least), then those
 # measured beside them with none: the other frameworks and runtime, and Prisma.
 GOAL_STACKS = [("node", "express"), ("bun", "hono")]
@@ -411,7 +418,7 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         baseline = ["node", str(HERE / "transfer_baseline.mjs"), str(setup_file)]
         targets["baseline"] = (lambda seconds: [*baseline, str(seconds), str(CONCURRENCY), url], None)
         for name, (runtime, args) in floors.items():
-            floor, floor_port = start_floor(project, runtime, args, env)
+            floor, floor_port = start_floor(project, runtime, args, env, name)
             stack.callback(stop, floor)
             floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
             floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
@@ -466,6 +473,9 @@ def start_api(
         **EDGE_ENV,
         **(overrides or {}),
     }
+    if PROFILE:  # npm is Node too: its own profile lands beside the server's, the smaller one
+        server_env["NODE_OPTIONS"] = f"--require {HERE / 'cpu_profile.cjs'}"
+        server_env["STACKWRIGHT_PROFILE_DIR"] = str(PROFILE / f"{project.name}-{log_name}")
     with open(root / f"{project.name}-{log_name}.log", "w") as log:
         server = subprocess.Popen(
             ["npm", "run", "start"],
@@ -479,10 +489,12 @@ def start_api(
     for _ in range(100):
         try:
             call(base, "GET", "/health")
-            break
+            return server, base
         except OSError:
             time.sleep(0.2)
-    return server, base
+    stop(server)
+    log = (root / f"{project.name}-{log_name}.log").read_text()
+    raise SystemExit(f"{project.name} ({log_name}) does not answer on {base}:\n{log[-3000:]}")
 
 
 def served_traced(
@@ -568,11 +580,17 @@ def own_floor_ratio_lines(rates: dict[str, float]) -> list[str]:
     return [f"    the API to the {name}: {rates['API'] / rates[name]:.2f}" for name in floors]
 
 
-def start_floor(project: Path, runtime: str, args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, int]:
-    """A transfer_http_floor.mjs server run by `runtime` (node, bun or deno) on a free port, listening."""
+def start_floor(
+    project: Path, runtime: str, args: list[str], env: dict[str, str], name: str
+) -> tuple[subprocess.Popen, int]:
+    """The floor `name`: a transfer_http_floor.mjs server run by `runtime` (node, bun or deno)
+    on a free port, listening."""
     port = free_port()
+    profiled = (
+        ["--cpu-prof", f"--cpu-prof-dir={PROFILE / name.replace(' ', '-')}"] if PROFILE and runtime == "node" else []
+    )
     floor = subprocess.Popen(
-        [*RUNNERS[runtime], str(HERE / "transfer_http_floor.mjs"), str(port), *args],
+        [*RUNNERS[runtime], *profiled, str(HERE / "transfer_http_floor.mjs"), str(port), *args],
         cwd=project,
         env={**os.environ, **env},
         start_new_session=True,
