@@ -31,7 +31,8 @@ the edge's cost on a path is 1 - ratio_after / ratio_before.
 
 Each WORD (a runtime, framework, adapter, or runtime/framework such as bun/hono) keeps only
 the pairings it names. Each server's peak resident memory (VmHWM) is printed too.
-STACKWRIGHT_TEMPLATE=/path/to/checkout renders the project from that checkout's HEAD
+STACKWRIGHT_TEMPLATE=/path/to/checkout renders the project from that checkout's HEAD, and
+STACKWRIGHT_PROFILE=/path/to/folder writes the CPU profiles of the servers run by Node
 (transfer_speed.py's docstring).
 
 STACKWRIGHT_BEFORE=/path/to/checkout adds a third server to the same run: the project rendered
@@ -72,6 +73,7 @@ from transfer_speed import (
     own_floor_ratio_lines,
     own_floors,
     peak_rss_mb,
+    profile_flags,
     run,
     runtime_path,
     served_project,
@@ -151,8 +153,18 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
         floors = {"floor": ("node", []), **own_floors(project, pairing, env)}
         for name, (runtime, extra) in floors.items():
             floor_port = free_port()
+            profiled = profile_flags(runtime, name)
             floor = subprocess.Popen(
-                [*RUNNERS[runtime], str(HERE / "read_floor.mjs"), str(floor_port), url, JWT_SECRET, issuer, *extra],
+                [
+                    *RUNNERS[runtime],
+                    *profiled,
+                    str(HERE / "read_floor.mjs"),
+                    str(floor_port),
+                    url,
+                    JWT_SECRET,
+                    issuer,
+                    *extra,
+                ],
                 cwd=project,
                 env={**os.environ, **env},
                 start_new_session=True,

@@ -586,11 +586,8 @@ def start_floor(
     """The floor `name`: a transfer_http_floor.mjs server run by `runtime` (node, bun or deno)
     on a free port, listening."""
     port = free_port()
-    profiled = (
-        ["--cpu-prof", f"--cpu-prof-dir={PROFILE / name.replace(' ', '-')}"] if PROFILE and runtime == "node" else []
-    )
     floor = subprocess.Popen(
-        [*RUNNERS[runtime], *profiled, str(HERE / "transfer_http_floor.mjs"), str(port), *args],
+        [*RUNNERS[runtime], *profile_flags(runtime, name), str(HERE / "transfer_http_floor.mjs"), str(port), *args],
         cwd=project,
         env={**os.environ, **env},
         start_new_session=True,
@@ -598,6 +595,14 @@ def start_floor(
     )
     wait_for_port(port)
     return floor, port
+
+
+def profile_flags(runtime: str, name: str) -> list[str]:
+    """The flags that make the floor `name`, run by `runtime`, write its CPU profile: Node's,
+    under STACKWRIGHT_PROFILE only (the docstring)."""
+    if not PROFILE or runtime != "node":
+        return []
+    return ["--cpu-prof", f"--cpu-prof-dir={PROFILE / name.replace(' ', '-')}"]
 
 
 def wait_for_port(port: int) -> None:
