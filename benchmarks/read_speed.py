@@ -30,7 +30,8 @@ the edge's cost on a path is 1 - ratio_after / ratio_before.
     .venv/bin/python benchmarks/read_speed.py [SECONDS] [ROUNDS] [WORD...]
 
 Each WORD (a runtime, framework, adapter, or runtime/framework such as bun/hono) keeps only
-the pairings it names. Each server's peak resident memory (VmHWM) is printed too.
+the pairings it names; a WORD that is one of the paths keeps only that path. Each server's
+peak resident memory (VmHWM) is printed too.
 STACKWRIGHT_TEMPLATE=/path/to/checkout renders the project from that checkout's HEAD, and
 STACKWRIGHT_PROFILE=/path/to/folder writes the CPU profiles of the servers run by Node
 (transfer_speed.py's docstring).
@@ -133,7 +134,9 @@ def seed(project: Path, database: str, base: str) -> dict:
     return {"baseUrl": base, "tokens": tokens, "origin": ORIGIN}
 
 
-def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int) -> tuple[dict, dict, dict]:
+def measure(
+    root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds: int, paths: list[str]
+) -> tuple[dict, dict, dict]:
     env = {**runtime_path(), **prisma_stand_in(root)}
     with contextlib.ExitStack() as servers:
         project, setup_file, api, url, _ = servers.enter_context(
@@ -175,16 +178,16 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
             floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
             floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
             targets[name] = (floor_file, floor)
-        runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in PATHS for t in targets}
+        runs: dict[tuple[str, str], list[dict]] = {(p, t): [] for p in paths for t in targets}
         load = ["node", str(HERE / "read_load.mjs")]
         # Unmeasured: until the JIT has compiled the hot paths, a server's first
         # seconds ran at about two thirds of its speed here.
-        for path in PATHS:
+        for path in paths:
             for file, _server in targets.values():
                 run([*load, str(file), path, str(WARM_UP_SECONDS), str(CONCURRENCY)], project)
         order = list(targets)
         for n in range(rounds):
-            for path in PATHS:
+            for path in paths:
                 # Each round starts with the next server: none is always measured first.
                 for target in order[n % len(order) :] + order[: n % len(order)]:
                     file, server = targets[target]
@@ -208,16 +211,18 @@ def cpu(runs: list[dict]) -> str:
 def main() -> None:
     seconds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    words = sys.argv[3:]
+    # A word that starts with a slash keeps only that path (a profile of one path, say).
+    paths = [word for word in sys.argv[3:] if word.startswith("/")] or PATHS
+    words = [word for word in sys.argv[3:] if not word.startswith("/")]
     root = Path(tempfile.mkdtemp(prefix="stackwright-reads-"))
     failures = False
     try:
         print(f"requests/s, median of {rounds} x {seconds} s, {CONCURRENCY} in flight")
         for pairing in (p for p in PAIRINGS if chosen(p, words)):
-            runs, memory, exported = measure(root, pairing, seconds, rounds)
+            runs, memory, exported = measure(root, pairing, seconds, rounds, paths)
             targets = list(dict.fromkeys(target for _, target in runs))  # in the order they were served
             with_goal = pairing[1:3] in GOAL_STACKS and pairing[3] == "drizzle"
-            for path in PATHS:
+            for path in paths:
                 done = {target: runs[path, target] for target in targets}
                 failed = {t: sum(r["failed"] for r in d) for t, d in done.items() if any(r["failed"] for r in d)}
                 verdict = (
