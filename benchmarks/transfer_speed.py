@@ -493,8 +493,8 @@ def start_api(
         except OSError:
             time.sleep(0.2)
     stop(server)
-    log = (root / f"{project.name}-{log_name}.log").read_text()
-    raise SystemExit(f"{project.name} ({log_name}) does not answer on {base}:\n{log[-3000:]}")
+    output = (root / f"{project.name}-{log_name}.log").read_text()
+    raise SystemExit(f"{project.name} ({log_name}) does not answer on {base}:\n{output[-3000:]}")
 
 
 def served_traced(
