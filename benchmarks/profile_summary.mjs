@@ -20,7 +20,8 @@ const topAt = args.indexOf("--top");
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 15;
 const compare = args.includes("--compare");
 const byFunction = args.includes("--functions");
-const folders = args.filter((arg, index) => !arg.startsWith("--") && index !== topAt + 1);
+// The folders: every argument but the options and --top's number.
+const folders = args.filter((arg, index) => !arg.startsWith("--") && (topAt < 0 || index !== topAt + 1));
 
 /** Where a function's code lives: a package, Node's internals, the project, or V8's own. */
 function placeOf(url, functionName) {
