@@ -47,17 +47,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from conftest import free_port, prisma_stand_in
+from conftest import prisma_stand_in
 from transfer_speed import (
     BEFORE,
     GOAL_STACKS,
@@ -65,7 +63,6 @@ from transfer_speed import (
     JWT_SECRET,
     OTHER_STACKS,
     PASSWORD,
-    RUNNERS,
     TEMPLATE,
     WARM_UP_SECONDS,
     call,
@@ -74,15 +71,14 @@ from transfer_speed import (
     own_floor_ratio_lines,
     own_floors,
     peak_rss_mb,
-    profile_flags,
     run,
     runtime_path,
     served_project,
     served_traced,
     sql,
+    start_floor,
     stop,
     timed,
-    wait_for_port,
 )
 
 # Every pairing on PostgreSQL (the floor's engine): the goal's stacks and the others with
@@ -155,26 +151,10 @@ def measure(
         # The floor, and the stack's own: its runtime's, its framework's, Prisma's (own_floors).
         floors = {"floor": ("node", []), **own_floors(project, pairing, env)}
         for name, (runtime, extra) in floors.items():
-            floor_port = free_port()
-            profiled = profile_flags(runtime, name)
-            floor = subprocess.Popen(
-                [
-                    *RUNNERS[runtime],
-                    *profiled,
-                    str(HERE / "read_floor.mjs"),
-                    str(floor_port),
-                    url,
-                    JWT_SECRET,
-                    issuer,
-                    *extra,
-                ],
-                cwd=project,
-                env={**os.environ, **env},
-                start_new_session=True,
-                stdout=subprocess.DEVNULL,
+            floor, floor_port = start_floor(
+                project, runtime, [url, JWT_SECRET, issuer, *extra], env, name, "read_floor.mjs"
             )
             servers.callback(stop, floor)
-            wait_for_port(floor_port)
             floor_file = root / f"{project.name}-{name.replace(' ', '-')}.json"
             floor_file.write_text(json.dumps({**setup, "baseUrl": f"http://127.0.0.1:{floor_port}"}))
             targets[name] = (floor_file, floor)

@@ -581,13 +581,18 @@ def own_floor_ratio_lines(rates: dict[str, float]) -> list[str]:
 
 
 def start_floor(
-    project: Path, runtime: str, args: list[str], env: dict[str, str], name: str
+    project: Path,
+    runtime: str,
+    args: list[str],
+    env: dict[str, str],
+    name: str,
+    script: str = "transfer_http_floor.mjs",
 ) -> tuple[subprocess.Popen, int]:
-    """The floor `name`: a transfer_http_floor.mjs server run by `runtime` (node, bun or deno)
-    on a free port, listening."""
+    """The floor `name`: a floor server (`script`, transfer_http_floor.mjs or read_floor.mjs)
+    run by `runtime` (node, bun or deno) on a free port, listening."""
     port = free_port()
     floor = subprocess.Popen(
-        [*RUNNERS[runtime], *profile_flags(runtime, name), str(HERE / "transfer_http_floor.mjs"), str(port), *args],
+        [*RUNNERS[runtime], *profile_flags(runtime, name), str(HERE / script), str(port), *args],
         cwd=project,
         env={**os.environ, **env},
         start_new_session=True,
