@@ -36,6 +36,11 @@ STACKWRIGHT_TEMPLATE=/path/to/checkout renders the project from that checkout's 
 STACKWRIGHT_PROFILE=/path/to/folder writes the CPU profiles of the servers run by Node
 (transfer_speed.py's docstring).
 
+STACKWRIGHT_WITHOUT=PART,... serves the project once more for each PART turned off (a part of
+the edge: `access log`, `CORS`, `rate limits`; or `nothing`, an instance alike, to see how far two
+instances of one build differ), measured in turn with the rest: the script prints each part's
+cost on each path (API / API without it - 1) and the server CPU it takes a request, in µs.
+
 STACKWRIGHT_BEFORE=/path/to/checkout adds a third server to the same run: the project rendered
 from that checkout (a commit before a change), on a database of its own seeded alike, measured
 in turn with the other two. Runs minutes apart on this machine differed by a third in the floor
@@ -47,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -65,6 +71,7 @@ from transfer_speed import (
     PASSWORD,
     TEMPLATE,
     WARM_UP_SECONDS,
+    WITHOUT,
     call,
     chosen,
     label,
@@ -76,9 +83,11 @@ from transfer_speed import (
     served_project,
     served_traced,
     sql,
+    start_api,
     start_floor,
     stop,
     timed,
+    without_name,
 )
 
 # Every pairing on PostgreSQL (the floor's engine): the goal's stacks and the others with
@@ -96,6 +105,10 @@ CATEGORIES = 5
 POSTS = 100
 CONCURRENCY = 20
 ORIGIN = "http://localhost:5173"  # one of EDGE_ENV's CORS_ORIGINS
+# The parts of the edge served off in an instance each (the docstring).
+PARTS_OFF = [part.strip() for part in os.environ.get("STACKWRIGHT_WITHOUT", "").split(",") if part.strip()]
+if unknown := [part for part in PARTS_OFF if part not in WITHOUT]:
+    raise SystemExit(f"STACKWRIGHT_WITHOUT: {', '.join(unknown)} is none of {', '.join(WITHOUT)}")
 
 
 def seed(project: Path, database: str, base: str) -> dict:
@@ -141,6 +154,12 @@ def measure(
         targets = {"API": (setup_file, api)}
         traced_file, traced, received = served_traced(servers, project, root, env, url, setup_file)
         targets["API traced"] = (traced_file, traced)
+        for part in PARTS_OFF:
+            without, without_base = start_api(project, root, env, url, WITHOUT[part], f"without-{part}")
+            servers.callback(stop, without)
+            without_file = root / f"{project.name}-without-{part.replace(' ', '-')}.json"
+            without_file.write_text(json.dumps({**json.loads(setup_file.read_text()), "baseUrl": without_base}))
+            targets[without_name(part)] = (without_file, without)
         if BEFORE:
             _, before_file, before, _, _ = servers.enter_context(
                 served_project(root, pairing, env, BEFORE, BUNDLES, seed)
@@ -182,6 +201,11 @@ def rate(runs: list[dict]) -> float:
     return statistics.median(r["completed"] / r["seconds"] for r in runs)
 
 
+def server_ms(runs: list[dict]) -> float:
+    """Milliseconds of the server's CPU per request sent, over all rounds."""
+    return 1000 * sum(r["cpu"]["server"] for r in runs) / sum(r["completed"] + r["failed"] for r in runs)
+
+
 def cpu(runs: list[dict]) -> str:
     """Milliseconds of CPU per request sent, by part, over all rounds."""
     sent = sum(r["completed"] + r["failed"] for r in runs)
@@ -221,11 +245,20 @@ def main() -> None:
                 )
                 goal = f" (goal {GOALS[path]:.2f})" if with_goal else ""
                 print(f"{label(pairing):32} GET {path:16} {rates}  {ratios}{goal}; {verdict}", flush=True)
-                for line in own_floor_ratio_lines({t: rate(d) for t, d in done.items()}):
+                for line in own_floor_ratio_lines(done, lambda r: r["completed"] + r["failed"]):
                     print(line, flush=True)
                 if "before" in done:
                     gain = rate(done["API"]) / rate(done["before"]) - 1
                     print(f"    the change's gain on this path: {100 * gain:+.1f}% (API / before - 1)", flush=True)
+                for part in PARTS_OFF:
+                    other = without_name(part)
+                    cost = rate(done["API"]) / rate(done[other]) - 1
+                    microseconds = 1000 * (server_ms(done["API"]) - server_ms(done[other]))
+                    print(
+                        f"    {'a second instance' if part == 'nothing' else part}: {100 * cost:+.1f}%"
+                        f" (API / {other} - 1), {microseconds:+.0f} µs of server CPU a request",
+                        flush=True,
+                    )
                 cost = rate(done["API traced"]) / rate(done["API"]) - 1
                 print(f"    tracing's cost on this path: {100 * cost:+.1f}% (API traced / API - 1)", flush=True)
                 sizes = ", ".join(f"{t} {statistics.mean(r['bytes'] for r in d):.0f}" for t, d in done.items())

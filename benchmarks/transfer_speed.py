@@ -20,7 +20,10 @@ on Prisma pairings the same statements through the project's Prisma Client in an
 transaction (prisma_floor.mjs), on Drizzle pairings through Drizzle on the project's tables,
 each statement prepared as the API's (drizzle_floor.mjs), bare and in each of the stack's
 floors (`Express floor, Drizzle`: the floor of the stack's framework and data layer), so the
-data layer's own share shows. The script prints the API's ratio to each. Random pairs, a fifth of them to three hot accounts. The script prints transfers per
+data layer's own share shows. The script prints the API's ratio to each: of the median rates,
+the lowest and highest of the rounds' (each round's API against the same round's floor: this
+machine's noise), and of the server's CPU a transfer (the ratio where each server has a core of
+its own: the load program and the database share this machine's two). Random pairs, a fifth of them to three hot accounts. The script prints transfers per
 second for each, their ratios to the baseline, the API's to the authenticated floor, the CPU
 each part used per transfer, and whether the ledger's invariants held at the end (no customer
 balance below zero, every balance equal to its ledger, every currency's ledger summing to
@@ -151,6 +154,21 @@ EDGE_ENV = {
     # The auth API in production needs one (mail goes through its outbox; none is sent here).
     "SMTP_URL": "smtp://127.0.0.1:2525",
 }
+
+# What STACKWRIGHT_WITHOUT turns off, by name, in one more instance of the API each (read_speed.py's
+# docstring): the settings it is served with. "nothing": an instance alike ("API again"), how far
+# two instances of one build differ.
+WITHOUT = {
+    "access log": {"LOG_LEVEL": "warn"},
+    "CORS": {"CORS_ORIGINS": ""},
+    "rate limits": {"AUTH_RATE_LIMIT": "0", "API_RATE_LIMIT": "0"},
+    "nothing": {},
+}
+
+
+def without_name(part: str) -> str:
+    """The name of the API's instance with `part` off (WITHOUT)."""
+    return "API again" if part == "nothing" else f"API without {part}"
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -443,6 +461,7 @@ def measure(root: Path, pairing: tuple[str, str, str, str], seconds: int, rounds
     rate = lambda runs: statistics.median(r["completed"] / r["seconds"] for r in runs)
     return {
         "rates": {name: rate(done) for name, done in runs.items()},
+        "runs": runs,
         "problems": problems,
         "cpu": {name: cpu(done) for name, done in runs.items()},
         "memory": memory,
@@ -573,11 +592,25 @@ def drizzle_floor_bundle(project: Path, engine: str, env: dict[str, str]) -> Non
     run([esbuild, "drizzle-floor.ts", *bundle, "--outfile=drizzle-floor.cjs"], project, env)
 
 
-def own_floor_ratio_lines(rates: dict[str, float]) -> list[str]:
-    """The API's ratio to each of its stack's own floors that was measured (own_floors), a line each."""
+def own_floor_ratio_lines(runs: dict[str, list[dict]], sent: Callable[[dict], int]) -> list[str]:
+    """The API's ratio to each of its stack's own floors that was measured (own_floors), a line
+    each: of the median rates; the lowest and the highest of the rounds' (a round's API against
+    the same round's floor: how far this machine's noise reaches); and of the server's CPU a
+    request (`sent` counts a run's requests), the floor's over the API's: the ratio where each
+    server has a core of its own, whatever else shares this machine's two."""
     shared = ("API", "API traced", "before", "baseline", "HTTP floor", "authenticated floor", "floor")
-    floors = [name for name in rates if name not in shared]
-    return [f"    the API to the {name}: {rates['API'] / rates[name]:.2f}" for name in floors]
+    floors = [name for name in runs if name not in shared and not name.startswith("API ")]
+    rates = {name: [r["completed"] / r["seconds"] for r in done] for name, done in runs.items()}
+    server_ms = {name: sum(r["cpu"]["server"] for r in done) / sum(map(sent, done)) for name, done in runs.items()}
+    lines = []
+    for name in floors:
+        median = statistics.median(rates["API"]) / statistics.median(rates[name])
+        rounds = [api / floor for api, floor in zip(rates["API"], rates[name], strict=True)]
+        lines.append(
+            f"    the API to the {name}: {median:.2f} (rounds {min(rounds):.2f} to {max(rounds):.2f};"
+            f" by server CPU a request {server_ms[name] / server_ms['API']:.2f})"
+        )
+    return lines
 
 
 def start_floor(
@@ -668,7 +701,7 @@ def main() -> None:
                 + f"{goal}; {verdict}",
                 flush=True,
             )
-            for line in own_floor_ratio_lines(rates):
+            for line in own_floor_ratio_lines(result["runs"], lambda r: r["completed"] + r["refused"]):
                 print(line, flush=True)
             if "before" in rates:
                 print(f"    the change's gain: {100 * (rates['API'] / rates['before'] - 1):+.1f}% (API / before - 1)")
