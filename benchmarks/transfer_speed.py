@@ -596,19 +596,22 @@ def own_floor_ratio_lines(runs: dict[str, list[dict]], sent: Callable[[dict], in
     """The API's ratio to each of its stack's own floors that was measured (own_floors), a line
     each: of the median rates; the lowest and the highest of the rounds' (a round's API against
     the same round's floor: how far this machine's noise reaches); and of the server's CPU a
-    request (`sent` counts a run's requests), the floor's over the API's: the ratio where each
-    server has a core of its own, whatever else shares this machine's two."""
+    request (`sent` counts a run's requests), the floor's over the API's, over all rounds and of
+    each one's least (noise only adds CPU time): the ratio where each server has a core of its
+    own, whatever else shares this machine's two."""
     shared = ("API", "API traced", "before", "baseline", "HTTP floor", "authenticated floor", "floor")
     floors = [name for name in runs if name not in shared and not name.startswith("API ")]
     rates = {name: [r["completed"] / r["seconds"] for r in done] for name, done in runs.items()}
     server_ms = {name: sum(r["cpu"]["server"] for r in done) / sum(map(sent, done)) for name, done in runs.items()}
+    least_ms = {name: min(r["cpu"]["server"] / sent(r) for r in done) for name, done in runs.items()}
     lines = []
     for name in floors:
         median = statistics.median(rates["API"]) / statistics.median(rates[name])
         rounds = [api / floor for api, floor in zip(rates["API"], rates[name], strict=True)]
         lines.append(
             f"    the API to the {name}: {median:.2f} (rounds {min(rounds):.2f} to {max(rounds):.2f};"
-            f" by server CPU a request {server_ms[name] / server_ms['API']:.2f})"
+            f" by server CPU a request {server_ms[name] / server_ms['API']:.2f},"
+            f" the rounds' least {least_ms[name] / least_ms['API']:.2f})"
         )
     return lines
 
