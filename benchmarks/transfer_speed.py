@@ -603,7 +603,7 @@ def own_floor_ratio_lines(runs: dict[str, list[dict]], sent: Callable[[dict], in
     floors = [name for name in runs if name not in shared and not name.startswith("API ")]
     rates = {name: [r["completed"] / r["seconds"] for r in done] for name, done in runs.items()}
     server_ms = {name: sum(r["cpu"]["server"] for r in done) / sum(map(sent, done)) for name, done in runs.items()}
-    least_ms = {name: min(r["cpu"]["server"] / sent(r) for r in done) for name, done in runs.items()}
+    least_ms = {name: min(r["cpu"]["server"] / max(sent(r), 1) for r in done) for name, done in runs.items()}
     lines = []
     for name in floors:
         median = statistics.median(rates["API"]) / statistics.median(rates[name])
