@@ -82,6 +82,7 @@ from transfer_speed import (
     runtime_path,
     served_project,
     served_traced,
+    server_ms,
     sql,
     start_api,
     start_floor,
@@ -154,18 +155,18 @@ def measure(
         targets = {"API": (setup_file, api)}
         traced_file, traced, received = served_traced(servers, project, root, env, url, setup_file)
         targets["API traced"] = (traced_file, traced)
+        setup = json.loads(setup_file.read_text())
         for part in PARTS_OFF:
             without, without_base = start_api(project, root, env, url, WITHOUT[part], f"without-{part}")
             servers.callback(stop, without)
             without_file = root / f"{project.name}-without-{part.replace(' ', '-')}.json"
-            without_file.write_text(json.dumps({**json.loads(setup_file.read_text()), "baseUrl": without_base}))
+            without_file.write_text(json.dumps({**setup, "baseUrl": without_base}))
             targets[without_name(part)] = (without_file, without)
         if BEFORE:
             _, before_file, before, _, _ = servers.enter_context(
                 served_project(root, pairing, env, BEFORE, BUNDLES, seed)
             )
             targets["before"] = (before_file, before)
-        setup = json.loads(setup_file.read_text())
         issuer = json.loads((project / "package.json").read_text())["name"]  # the tokens' issuer
         # The floor, and the stack's own: its runtime's, its framework's, Prisma's (own_floors).
         floors = {"floor": ("node", []), **own_floors(project, pairing, env)}
@@ -201,15 +202,15 @@ def rate(runs: list[dict]) -> float:
     return statistics.median(r["completed"] / r["seconds"] for r in runs)
 
 
-def server_ms(runs: list[dict]) -> float:
-    """Milliseconds of the server's CPU per request sent, over all rounds."""
-    return 1000 * sum(r["cpu"]["server"] for r in runs) / sum(r["completed"] + r["failed"] for r in runs)
+def sent(load: dict) -> int:
+    """The requests a load run sent: answered 200 or not."""
+    return load["completed"] + load["failed"]
 
 
 def cpu(runs: list[dict]) -> str:
     """Milliseconds of CPU per request sent, by part, over all rounds."""
-    sent = sum(r["completed"] + r["failed"] for r in runs)
-    return " ".join(f"{part} {1000 * sum(r['cpu'][part] for r in runs) / sent:.2f}" for part in runs[0]["cpu"])
+    sent_in_all = sum(map(sent, runs))
+    return " ".join(f"{part} {1000 * sum(r['cpu'][part] for r in runs) / sent_in_all:.2f}" for part in runs[0]["cpu"])
 
 
 def main() -> None:
@@ -245,7 +246,7 @@ def main() -> None:
                 )
                 goal = f" (goal {GOALS[path]:.2f})" if with_goal else ""
                 print(f"{label(pairing):32} GET {path:16} {rates}  {ratios}{goal}; {verdict}", flush=True)
-                for line in own_floor_ratio_lines(done, lambda r: r["completed"] + r["failed"]):
+                for line in own_floor_ratio_lines(done, sent):
                     print(line, flush=True)
                 if "before" in done:
                     gain = rate(done["API"]) / rate(done["before"]) - 1
@@ -253,7 +254,7 @@ def main() -> None:
                 for part in PARTS_OFF:
                     other = without_name(part)
                     cost = rate(done["API"]) / rate(done[other]) - 1
-                    microseconds = 1000 * (server_ms(done["API"]) - server_ms(done[other]))
+                    microseconds = 1000 * (server_ms(done["API"], sent) - server_ms(done[other], sent))
                     print(
                         f"    {'a second instance' if part == 'nothing' else part}: {100 * cost:+.1f}%"
                         f" (API / {other} - 1), {microseconds:+.0f} µs of server CPU a request",

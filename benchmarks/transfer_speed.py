@@ -592,6 +592,11 @@ def drizzle_floor_bundle(project: Path, engine: str, env: dict[str, str]) -> Non
     run([esbuild, "drizzle-floor.ts", *bundle, "--outfile=drizzle-floor.cjs"], project, env)
 
 
+def server_ms(runs: list[dict], sent: Callable[[dict], int]) -> float:
+    """Milliseconds of the server's CPU per request (`sent` counts a run's), over all rounds."""
+    return 1000 * sum(r["cpu"]["server"] for r in runs) / sum(map(sent, runs))
+
+
 def own_floor_ratio_lines(runs: dict[str, list[dict]], sent: Callable[[dict], int]) -> list[str]:
     """The API's ratio to each of its stack's own floors that was measured (own_floors), a line
     each: of the median rates; the lowest and the highest of the rounds' (a round's API against
@@ -602,7 +607,7 @@ def own_floor_ratio_lines(runs: dict[str, list[dict]], sent: Callable[[dict], in
     shared = ("API", "API traced", "before", "baseline", "HTTP floor", "authenticated floor", "floor")
     floors = [name for name in runs if name not in shared and not name.startswith("API ")]
     rates = {name: [r["completed"] / r["seconds"] for r in done] for name, done in runs.items()}
-    server_ms = {name: sum(r["cpu"]["server"] for r in done) / sum(map(sent, done)) for name, done in runs.items()}
+    all_ms = {name: server_ms(done, sent) for name, done in runs.items()}
     least_ms = {name: min(r["cpu"]["server"] / max(sent(r), 1) for r in done) for name, done in runs.items()}
     lines = []
     for name in floors:
@@ -610,7 +615,7 @@ def own_floor_ratio_lines(runs: dict[str, list[dict]], sent: Callable[[dict], in
         rounds = [api / floor for api, floor in zip(rates["API"], rates[name], strict=True)]
         lines.append(
             f"    the API to the {name}: {median:.2f} (rounds {min(rounds):.2f} to {max(rounds):.2f};"
-            f" by server CPU a request {server_ms[name] / server_ms['API']:.2f},"
+            f" by server CPU a request {all_ms[name] / all_ms['API']:.2f},"
             f" the rounds' least {least_ms[name] / least_ms['API']:.2f})"
         )
     return lines
@@ -670,10 +675,15 @@ def timed(cmd: list[str], cwd: Path, server_session: int) -> dict:
     return {**result, "cpu": {part: after[part] - before[part] for part in before}}
 
 
+def sent(load: dict) -> int:
+    """The transfers a load run sent: completed or refused."""
+    return load["completed"] + load["refused"]
+
+
 def cpu(runs: list[dict]) -> str:
     """Milliseconds of CPU per transfer sent, by part, over all rounds."""
-    sent = sum(r["completed"] + r["refused"] for r in runs)
-    return " ".join(f"{part} {1000 * sum(r['cpu'][part] for r in runs) / sent:.2f}" for part in runs[0]["cpu"])
+    sent_in_all = sum(map(sent, runs))
+    return " ".join(f"{part} {1000 * sum(r['cpu'][part] for r in runs) / sent_in_all:.2f}" for part in runs[0]["cpu"])
 
 
 def main() -> None:
@@ -704,7 +714,7 @@ def main() -> None:
                 + f"{goal}; {verdict}",
                 flush=True,
             )
-            for line in own_floor_ratio_lines(result["runs"], lambda r: r["completed"] + r["refused"]):
+            for line in own_floor_ratio_lines(result["runs"], sent):
                 print(line, flush=True)
             if "before" in rates:
                 print(f"    the change's gain: {100 * (rates['API'] / rates['before'] - 1):+.1f}% (API / before - 1)")
